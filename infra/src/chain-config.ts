@@ -33,7 +33,10 @@ export interface NodePorts {
 }
 
 /** Node 0 uses the usual ports; node n shifts each by 100·n. All bound to 127.0.0.1. */
-export const nodePorts = (n: number, base = Number(process.env.EXPLORER_CHAIN_PORT_SHIFT ?? 0)): NodePorts => {
+export const nodePorts = (
+  n: number,
+  base = Number(process.env.EXPLORER_CHAIN_PORT_SHIFT ?? 0),
+): NodePorts => {
   const s = base + 100 * n;
   return {
     p2p: 26656 + s,
@@ -94,6 +97,7 @@ export const patchAppConfig = (text: string, p: NodePorts, opts: { jsonRpc: bool
     ["json-rpc", "enable-indexer", "false"],
   ]);
 
+// biome-ignore lint/suspicious/noExplicitAny: genesis.json is deep, untyped JSON edited in place
 type Json = Record<string, any>;
 
 /** Genesis of the reference chain: one denom everywhere, short periods, EVM precompiles on. */

@@ -16,14 +16,22 @@ import { ensureEvmd } from "./tools.ts";
 const c = referenceChain;
 export const chainDir = (): string => join(runDir(), "chain");
 export const nodeHome = (n: number): string => join(chainDir(), `node${n}`);
-const files = (n: number) => ({ log: join(nodeHome(n), "evmd.log"), pid: join(nodeHome(n), "evmd.pid") });
+const files = (n: number) => ({
+  log: join(nodeHome(n), "evmd.log"),
+  pid: join(nodeHome(n), "evmd.pid"),
+});
 const log = (msg: string) => process.stderr.write(`[chain] ${msg}\n`);
 
 const evmd = (bin: string, home: string, args: string[], input?: string) =>
   run(bin, [...args, "--home", home], { input });
 
 const addKey = (bin: string, home: string, name: string, mnemonic: string) =>
-  evmd(bin, home, ["keys", "add", name, "--recover", "--keyring-backend", "test", "--algo", "eth_secp256k1"], `${mnemonic}\n`);
+  evmd(
+    bin,
+    home,
+    ["keys", "add", name, "--recover", "--keyring-backend", "test", "--algo", "eth_secp256k1"],
+    `${mnemonic}\n`,
+  );
 
 /** evmd sets up its EVM denom configuration only when the client config names the chain id. */
 const initHome = (bin: string, home: string, moniker: string) => {
@@ -46,14 +54,32 @@ const initNode0 = (bin: string): void => {
   log(`initialising ${c.chainId} in ${home}`);
   initHome(bin, home, "node0");
   const genesisFile = join(home, "config", "genesis.json");
-  writeFileSync(genesisFile, JSON.stringify(patchGenesis(JSON.parse(readFileSync(genesisFile, "utf8"))), null, 1));
+  writeFileSync(
+    genesisFile,
+    JSON.stringify(patchGenesis(JSON.parse(readFileSync(genesisFile, "utf8"))), null, 1),
+  );
   for (const a of Object.values(testAccounts)) {
     addKey(bin, home, a.name, a.mnemonic);
-    evmd(bin, home, ["genesis", "add-genesis-account", a.name, `${a.balance}${c.denom}`, "--keyring-backend", "test"]);
+    evmd(bin, home, [
+      "genesis",
+      "add-genesis-account",
+      a.name,
+      `${a.balance}${c.denom}`,
+      "--keyring-backend",
+      "test",
+    ]);
   }
   evmd(bin, home, [
-    "genesis", "gentx", "val0", `${VAL0_SELF_DELEGATION}${c.denom}`,
-    "--gas-prices", `10000000${c.denom}`, "--keyring-backend", "test", "--chain-id", c.chainId,
+    "genesis",
+    "gentx",
+    "val0",
+    `${VAL0_SELF_DELEGATION}${c.denom}`,
+    "--gas-prices",
+    `10000000${c.denom}`,
+    "--keyring-backend",
+    "test",
+    "--chain-id",
+    c.chainId,
   ]);
   evmd(bin, home, ["genesis", "collect-gentxs"]);
   evmd(bin, home, ["genesis", "validate-genesis"]);
@@ -64,13 +90,18 @@ const initNode0 = (bin: string): void => {
 const initFollower = (bin: string, n: number): void => {
   const home = nodeHome(n);
   initHome(bin, home, `node${n}`);
-  writeFileSync(join(home, "config", "genesis.json"), readFileSync(join(nodeHome(0), "config", "genesis.json")));
+  writeFileSync(
+    join(home, "config", "genesis.json"),
+    readFileSync(join(nodeHome(0), "config", "genesis.json")),
+  );
   const id = evmd(bin, nodeHome(0), ["comet", "show-node-id"]).trim();
   patchConfigs(home, n, `${id}@127.0.0.1:${nodePorts(0).p2p}`, false);
 };
 
 const cometHeight = async (n: number): Promise<number | undefined> => {
-  const r = await fetch(`${endpoints(nodePorts(n)).cometRpc}/status`, { signal: AbortSignal.timeout(2000) });
+  const r = await fetch(`${endpoints(nodePorts(n)).cometRpc}/status`, {
+    signal: AbortSignal.timeout(2000),
+  });
   const body = (await r.json()) as { result: { sync_info: { latest_block_height: string } } };
   const h = Number(body.result.sync_info.latest_block_height);
   return h >= 1 ? h : undefined;
@@ -102,7 +133,16 @@ export const startNode = async (n: number): Promise<void> => {
     else initFollower(bin, n);
     writeFileSync(marker, new Date().toISOString());
   }
-  const args = ["start", "--home", home, "--chain-id", c.chainId, "--log_level", "info", `--minimum-gas-prices=0${c.denom}`];
+  const args = [
+    "start",
+    "--home",
+    home,
+    "--chain-id",
+    c.chainId,
+    "--log_level",
+    "info",
+    `--minimum-gas-prices=0${c.denom}`,
+  ];
   if (n === 0) args.push("--json-rpc.api", "eth,net,web3,txpool,personal,debug,miner");
   const pid = startDetached(bin, args, files(n));
   log(`node${n} started (pid ${pid}, log ${files(n).log})`);
@@ -120,7 +160,9 @@ export const stopNode = async (n: number): Promise<void> => {
 export const chainStart = async () => {
   await startNode(0);
   const e = endpoints(nodePorts(0));
-  log(`${c.chainId} is up: CometBFT ${e.cometRpc}  REST ${e.rest}  gRPC ${e.grpc}  JSON-RPC ${e.evmRpc}  WS ${e.evmWs}`);
+  log(
+    `${c.chainId} is up: CometBFT ${e.cometRpc}  REST ${e.rest}  gRPC ${e.grpc}  JSON-RPC ${e.evmRpc}  WS ${e.evmWs}`,
+  );
   return e;
 };
 

@@ -1,5 +1,12 @@
 #!/usr/bin/env -S node --import tsx
-import { chainStart, chainStop, ensureEvmd, ensureNatsServer, natsStart, natsStop } from "./index.ts";
+import {
+  chainStart,
+  chainStop,
+  ensureEvmd,
+  ensureNatsServer,
+  natsStart,
+  natsStop,
+} from "./index.ts";
 
 const usage = `usage: explorer-infra <command>
   evmd build     build (or reuse) the evmd binary from the Go module proxy

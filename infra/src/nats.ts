@@ -48,9 +48,15 @@ export const natsStart = async (): Promise<string> => {
     const conf = join(dir(), "nats.conf");
     writeFileSync(conf, natsConfig(join(dir(), "store")));
     startDetached(bin, ["-c", conf], files());
-    await waitFor(`nats-server on port ${natsPorts.client} (see ${files().log})`, () => portOpen(natsPorts.client), 30_000);
+    await waitFor(
+      `nats-server on port ${natsPorts.client} (see ${files().log})`,
+      () => portOpen(natsPorts.client),
+      30_000,
+    );
   }
-  process.stderr.write(`[nats] up at ${natsUrl()} (JetStream, monitor http://127.0.0.1:${natsPorts.monitor})\n`);
+  process.stderr.write(
+    `[nats] up at ${natsUrl()} (JetStream, monitor http://127.0.0.1:${natsPorts.monitor})\n`,
+  );
   return natsUrl();
 };
 

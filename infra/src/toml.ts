@@ -13,7 +13,7 @@ export const setTomlKey = (text: string, section: string, key: string, value: st
       current = header[1]!.trim();
       continue;
     }
-    if (current === section && new RegExp(`^\\s*${escape(key)}\\s*=`).test(line)) {
+    if (current === section && new RegExp(`^\\s*${escapeRegExp(key)}\\s*=`).test(line)) {
       lines[i] = `${key} = ${value}`;
       return lines.join("\n");
     }
@@ -26,4 +26,4 @@ export const setTomlKeys = (
   settings: readonly (readonly [section: string, key: string, value: string])[],
 ): string => settings.reduce((t, [s, k, v]) => setTomlKey(t, s, k, v), text);
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");

@@ -53,9 +53,19 @@ export const compileFile = (file: string): Artifact[] => {
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
-  if (errors.length > 0) throw new Error(`${file}: ${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n")}`);
+  if (errors.length > 0)
+    throw new Error(
+      `${file}: ${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n")}`,
+    );
   const version = `v${solc.version().replace(/\.Emscripten\.clang$/, "")}`;
-  return Object.entries(out.contracts[file] as Record<string, any>).map(([name, c]) => ({
+  type Out = {
+    abi: unknown[];
+    evm: {
+      bytecode: { object: string; linkReferences?: Artifact["linkReferences"] };
+      deployedBytecode: { object: string };
+    };
+  };
+  return Object.entries(out.contracts[file] as Record<string, Out>).map(([name, c]) => ({
     file,
     name,
     abi: c.abi,
@@ -70,7 +80,9 @@ export const compileFile = (file: string): Artifact[] => {
 /** Every contract under contracts/, by contract name. */
 export const compileAll = (): Record<string, Artifact> => {
   const all: Record<string, Artifact> = {};
-  for (const f of readdirSync(contractsDir).filter((f) => f.endsWith(".sol")).sort()) {
+  for (const f of readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()) {
     for (const a of compileFile(f)) all[a.name] = a;
   }
   return all;

@@ -1,5 +1,11 @@
 import { CosmosTxClient, type EthKey, keyFromMnemonic } from "@explorer/chain";
-import { endpoints, nodePorts, referenceChain, type TestAccountName, testAccounts } from "@explorer/infra";
+import {
+  endpoints,
+  nodePorts,
+  referenceChain,
+  type TestAccountName,
+  testAccounts,
+} from "@explorer/infra";
 import { JsonRpcProvider, Wallet } from "ethers";
 
 /** One transaction the scenario sent, and what it meant to happen. */
@@ -50,7 +56,10 @@ export interface Ctx {
 
 export const connect = async (cfg: ScenarioConfig, log: (msg: string) => void): Promise<Ctx> => {
   const cosmos = await CosmosTxClient.connect({ rpcUrl: cfg.cometRpc, denom: cfg.denom });
-  const provider = new JsonRpcProvider(cfg.evmRpc, cfg.evmChainId, { staticNetwork: true, pollingInterval: 200 });
+  const provider = new JsonRpcProvider(cfg.evmRpc, cfg.evmChainId, {
+    staticNetwork: true,
+    pollingInterval: 200,
+  });
   const names = Object.keys(testAccounts) as TestAccountName[];
   const keys = Object.fromEntries(
     names.map((n) => [n, keyFromMnemonic(testAccounts[n].mnemonic, cfg.prefix)]),

@@ -5,7 +5,9 @@ import { resultFile, runScenario } from "./run.ts";
 const t0 = Date.now();
 runScenario(configFromEnv()).then(
   (r) => {
-    console.log(`scenario done in ${Math.round((Date.now() - t0) / 1000)} s: ${r.sent.length} txs in heights ${r.fromHeight}..${r.toHeight}; result in ${resultFile()}`);
+    console.log(
+      `scenario done in ${Math.round((Date.now() - t0) / 1000)} s: ${r.sent.length} txs in heights ${r.fromHeight}..${r.toHeight}; result in ${resultFile()}`,
+    );
     process.exit(0);
   },
   (e: unknown) => {

@@ -25,7 +25,9 @@ export const startMetadataServer = (port: number, host = "127.0.0.1"): Promise<S
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
         return;
       }
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(nftMetadata(m[2]!, m[3]!)));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(nftMetadata(m[2]!, m[3]!)));
     });
     server.once("error", reject);
     server.listen(port, host, () => resolve(server));

@@ -30,7 +30,10 @@ export const resultFile = (): string => join(runDir(), "scenario", "latest.json"
  * alice, bob, carol, dave, val0, val1) and the EVM side (signers erin, frank, grace) run side by
  * side; each is sequential. Safe to run again against the same chain.
  */
-export const runScenario = async (cfg: ScenarioConfig, log: (m: string) => void = console.log): Promise<ScenarioResult> => {
+export const runScenario = async (
+  cfg: ScenarioConfig,
+  log: (m: string) => void = console.log,
+): Promise<ScenarioResult> => {
   const ctx = await connect(cfg, log);
   const startedAt = new Date().toISOString();
   const fromHeight = await ctx.cosmos.stargate.getHeight();

@@ -1,6 +1,6 @@
-import type { EthKey, TxOptions } from "@explorer/chain";
 import type { EncodeObject } from "@cosmjs/proto-signing";
 import type { DeliverTxResponse } from "@cosmjs/stargate";
+import type { EthKey, TxOptions } from "@explorer/chain";
 import type { ContractTransactionResponse, TransactionResponse } from "ethers";
 import type { Ctx } from "./context.ts";
 
@@ -19,9 +19,17 @@ export const cosmosTx = async (
   const res = await ctx.cosmos.signAndBroadcast(key, messages, opts);
   const ok = res.code === 0;
   if (ok !== (expect === "success")) {
-    throw new Error(`${label}: expected ${expect}, got code ${res.code} (${res.rawLog ?? ""}) in ${res.transactionHash}`);
+    throw new Error(
+      `${label}: expected ${expect}, got code ${res.code} (${res.rawLog ?? ""}) in ${res.transactionHash}`,
+    );
   }
-  ctx.sent.push({ label, typeUrls: messages.map((m) => m.typeUrl), hash: res.transactionHash, height: res.height, expect });
+  ctx.sent.push({
+    label,
+    typeUrls: messages.map((m) => m.typeUrl),
+    hash: res.transactionHash,
+    height: res.height,
+    expect,
+  });
   ctx.log(`${label}: ${ok ? "ok" : `failed as intended (code ${res.code})`} at ${res.height}`);
   return res;
 };
@@ -38,8 +46,15 @@ export const evmTx = async (
   const tx = await pending;
   const receipt = await waitReceipt(ctx, tx.hash);
   const ok = receipt.status === 1;
-  if (ok !== (expect === "success")) throw new Error(`${label}: expected ${expect}, receipt status ${receipt.status} (${tx.hash})`);
-  ctx.sent.push({ label, typeUrls: [MSG_ETHEREUM_TX], hash: tx.hash, height: receipt.blockNumber, expect });
+  if (ok !== (expect === "success"))
+    throw new Error(`${label}: expected ${expect}, receipt status ${receipt.status} (${tx.hash})`);
+  ctx.sent.push({
+    label,
+    typeUrls: [MSG_ETHEREUM_TX],
+    hash: tx.hash,
+    height: receipt.blockNumber,
+    expect,
+  });
   ctx.log(`${label}: ${ok ? "ok" : "reverted as intended"} at ${receipt.blockNumber}`);
   return receipt;
 };

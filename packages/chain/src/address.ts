@@ -29,7 +29,8 @@ export const bech32ToEvm = (address: string, prefix?: string): string => {
   }
   if (prefix !== undefined && decoded.prefix !== prefix)
     throw new AddressError(`expected prefix ${prefix}, got ${decoded.prefix}: ${address}`);
-  if (decoded.data.length !== 20) throw new AddressError(`not a 20-byte account address: ${address}`);
+  if (decoded.data.length !== 20)
+    throw new AddressError(`not a 20-byte account address: ${address}`);
   return getAddress(`0x${toHex(decoded.data)}`);
 };
 

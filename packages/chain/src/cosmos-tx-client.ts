@@ -4,8 +4,8 @@ import {
   type DeliverTxResponse,
   defaultRegistryTypes,
   QueryClient,
-  setupAuthExtension,
   StargateClient,
+  setupAuthExtension,
 } from "@cosmjs/stargate";
 import { type CometClient, connectComet } from "@cosmjs/tendermint-rpc";
 import { BaseAccount } from "cosmjs-types/cosmos/auth/v1beta1/auth";
@@ -44,12 +44,24 @@ export class CosmosTxClient {
     private readonly denom: string,
   ) {}
 
-  static async connect(opts: { rpcUrl: string; denom: string; gasPrice?: bigint }): Promise<CosmosTxClient> {
+  static async connect(opts: {
+    rpcUrl: string;
+    denom: string;
+    gasPrice?: bigint;
+  }): Promise<CosmosTxClient> {
     const comet = await connectComet(opts.rpcUrl);
     const stargate = StargateClient.create(comet);
     const query = QueryClient.withExtensions(comet, setupAuthExtension);
     const chainId = await stargate.getChainId();
-    return new CosmosTxClient(comet, stargate, query, chainId, cosmosRegistry(), opts.gasPrice ?? 20_000_000_000n, opts.denom);
+    return new CosmosTxClient(
+      comet,
+      stargate,
+      query,
+      chainId,
+      cosmosRegistry(),
+      opts.gasPrice ?? 20_000_000_000n,
+      opts.denom,
+    );
   }
 
   /** Account number and sequence, read from x/auth (a BaseAccount). */
@@ -62,7 +74,11 @@ export class CosmosTxClient {
     return { accountNumber: acc.accountNumber, sequence: acc.sequence };
   }
 
-  async signAndBroadcast(key: EthKey, messages: readonly EncodeObject[], opts: TxOptions = {}): Promise<DeliverTxResponse> {
+  async signAndBroadcast(
+    key: EthKey,
+    messages: readonly EncodeObject[],
+    opts: TxOptions = {},
+  ): Promise<DeliverTxResponse> {
     const { accountNumber, sequence: chainSeq } = await this.account(key.bech32);
     const local = this.sequences.get(key.bech32);
     const sequence = local !== undefined && local > chainSeq ? local : chainSeq;
@@ -85,9 +101,16 @@ export class CosmosTxClient {
       undefined,
       SignMode.SIGN_MODE_DIRECT,
     );
-    const signDoc = SignDoc.fromPartial({ bodyBytes, authInfoBytes, chainId: this.chainId, accountNumber });
+    const signDoc = SignDoc.fromPartial({
+      bodyBytes,
+      authInfoBytes,
+      chainId: this.chainId,
+      accountNumber,
+    });
     const signature = signEthSecp256k1(key.privateKey, SignDoc.encode(signDoc).finish());
-    const txBytes = TxRaw.encode(TxRaw.fromPartial({ bodyBytes, authInfoBytes, signatures: [signature] })).finish();
+    const txBytes = TxRaw.encode(
+      TxRaw.fromPartial({ bodyBytes, authInfoBytes, signatures: [signature] }),
+    ).finish();
     try {
       const res = await this.stargate.broadcastTx(txBytes, 60_000, 200);
       this.sequences.set(key.bech32, sequence + 1n);

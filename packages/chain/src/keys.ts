@@ -20,7 +20,12 @@ export const keyFromMnemonic = (mnemonic: string, prefix: string, path = ETH_HD_
 export const keyFromPrivateKey = (privateKey: string, prefix: string): EthKey => {
   const sk = new SigningKey(privateKey);
   const evm = computeAddress(sk.publicKey);
-  return { privateKey, publicKey: getBytes(sk.compressedPublicKey), evm, bech32: evmToBech32(evm, prefix) };
+  return {
+    privateKey,
+    publicKey: getBytes(sk.compressedPublicKey),
+    evm,
+    bech32: evmToBech32(evm, prefix),
+  };
 };
 
 /**

@@ -7,7 +7,14 @@ export const bank = async (ctx: Ctx) => {
   const { keys, cfg } = ctx;
   const coin = (amount: bigint) => [{ denom: cfg.denom, amount: String(amount) }];
   await cosmosTx(ctx, "bank send", keys.alice, [
-    { typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: MsgSend.fromPartial({ fromAddress: keys.alice.bech32, toAddress: keys.bob.bech32, amount: coin(10n ** 18n) }) },
+    {
+      typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+      value: MsgSend.fromPartial({
+        fromAddress: keys.alice.bech32,
+        toAddress: keys.bob.bech32,
+        amount: coin(10n ** 18n),
+      }),
+    },
   ]);
   await cosmosTx(ctx, "bank multi-send", keys.alice, [
     {
@@ -21,12 +28,23 @@ export const bank = async (ctx: Ctx) => {
       }),
     },
   ]);
-  const balance = BigInt((await ctx.cosmos.stargate.getBalance(keys.carol.bech32, cfg.denom)).amount);
+  const balance = BigInt(
+    (await ctx.cosmos.stargate.getBalance(keys.carol.bech32, cfg.denom)).amount,
+  );
   await cosmosTx(
     ctx,
     "bank send beyond balance",
     keys.carol,
-    [{ typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: MsgSend.fromPartial({ fromAddress: keys.carol.bech32, toAddress: keys.bob.bech32, amount: coin(balance * 2n) }) }],
+    [
+      {
+        typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+        value: MsgSend.fromPartial({
+          fromAddress: keys.carol.bech32,
+          toAddress: keys.bob.bech32,
+          amount: coin(balance * 2n),
+        }),
+      },
+    ],
     "failure",
   );
 };

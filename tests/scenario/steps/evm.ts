@@ -1,4 +1,4 @@
-import { ContractFactory, type Contract, parseEther, type Wallet } from "ethers";
+import { type Contract, ContractFactory, parseEther, type Wallet } from "ethers";
 import type { Artifact } from "../compile.ts";
 import type { Ctx } from "../context.ts";
 import { evmTx } from "../send.ts";
@@ -11,7 +11,10 @@ export const linkBytecode = (a: Artifact, libraries: Record<string, string>): st
       const address = libraries[lib];
       if (!address) throw new Error(`${a.name} needs library ${lib}`);
       for (const { start, length } of refs) {
-        code = code.slice(0, start * 2) + address.slice(2).toLowerCase() + code.slice((start + length) * 2);
+        code =
+          code.slice(0, start * 2) +
+          address.slice(2).toLowerCase() +
+          code.slice((start + length) * 2);
       }
     }
   }
@@ -26,7 +29,11 @@ export const deploy = async (
   args: unknown[] = [],
   opts: { legacy?: boolean; libraries?: Record<string, string> } = {},
 ): Promise<Contract> => {
-  const factory = new ContractFactory(a.abi as never, opts.libraries ? linkBytecode(a, opts.libraries) : a.bytecode, wallet);
+  const factory = new ContractFactory(
+    a.abi as never,
+    opts.libraries ? linkBytecode(a, opts.libraries) : a.bytecode,
+    wallet,
+  );
   const overrides = opts.legacy ? { type: 0, gasPrice: await legacyGasPrice(ctx) } : {};
   const contract = await factory.deploy(...args, overrides);
   const tx = contract.deploymentTransaction();
@@ -35,29 +42,71 @@ export const deploy = async (
   return contract as Contract;
 };
 
-const legacyGasPrice = async (ctx: Ctx) => ((await ctx.provider.getFeeData()).gasPrice ?? 10n ** 9n) * 2n;
+const legacyGasPrice = async (ctx: Ctx) =>
+  ((await ctx.provider.getFeeData()).gasPrice ?? 10n ** 9n) * 2n;
 
 /** Plain EVM activity: value transfers (legacy and EIP-1559), a reverted call, a library link. */
 export const evmBasics = async (ctx: Ctx, artifacts: Record<string, Artifact>) => {
   const { erin, frank } = ctx.wallets;
-  await evmTx(ctx, "evm legacy value transfer", erin.sendTransaction({ to: ctx.keys.alice.evm, value: parseEther("1"), type: 0, gasPrice: await legacyGasPrice(ctx) }));
-  await evmTx(ctx, "evm EIP-1559 value transfer", erin.sendTransaction({ to: ctx.keys.bob.evm, value: parseEther("2"), type: 2 }));
+  await evmTx(
+    ctx,
+    "evm legacy value transfer",
+    erin.sendTransaction({
+      to: ctx.keys.alice.evm,
+      value: parseEther("1"),
+      type: 0,
+      gasPrice: await legacyGasPrice(ctx),
+    }),
+  );
+  await evmTx(
+    ctx,
+    "evm EIP-1559 value transfer",
+    erin.sendTransaction({ to: ctx.keys.bob.evm, value: parseEther("2"), type: 2 }),
+  );
 
   const reverter = await deploy(ctx, "evm deploy Reverter", frank, artifacts.Reverter!);
   await evmTx(ctx, "evm call Reverter.ok", reverter.getFunction("ok")());
   // gasLimit given, so that the node does not refuse at estimation: the tx is mined and reverts.
-  await evmTx(ctx, "evm reverted call (reason)", reverter.getFunction("failWithReason")({ gasLimit: 100_000 }), "failure");
-  await evmTx(ctx, "evm reverted call (custom error)", reverter.getFunction("failWithError")(7, { gasLimit: 100_000 }), "failure");
+  await evmTx(
+    ctx,
+    "evm reverted call (reason)",
+    reverter.getFunction("failWithReason")({ gasLimit: 100_000 }),
+    "failure",
+  );
+  await evmTx(
+    ctx,
+    "evm reverted call (custom error)",
+    reverter.getFunction("failWithError")(7, { gasLimit: 100_000 }),
+    "failure",
+  );
 
   const factory = await deploy(ctx, "evm deploy Factory", frank, artifacts.Factory!);
   await evmTx(ctx, "evm contract creates contract (CREATE)", factory.getFunction("create")(1));
-  await evmTx(ctx, "evm contract creates contract (CREATE2)", factory.getFunction("create2")(2, `0x${"ab".repeat(32)}`));
+  await evmTx(
+    ctx,
+    "evm contract creates contract (CREATE2)",
+    factory.getFunction("create2")(2, `0x${"ab".repeat(32)}`),
+  );
 
   const lib = await deploy(ctx, "evm deploy library MathLib", frank, artifacts.MathLib!);
-  const usesLib = await deploy(ctx, "evm deploy UsesLibrary (linked)", frank, artifacts.UsesLibrary!, [], { libraries: { MathLib: await lib.getAddress() } });
+  const usesLib = await deploy(
+    ctx,
+    "evm deploy UsesLibrary (linked)",
+    frank,
+    artifacts.UsesLibrary!,
+    [],
+    { libraries: { MathLib: await lib.getAddress() } },
+  );
   await evmTx(ctx, "evm call through library", usesLib.getFunction("compute")(3, 4, 5));
 
-  const legacy = await deploy(ctx, "evm deploy Legacy05 (solc 0.5.17, legacy tx)", erin, artifacts.Legacy05!, ["hello"], { legacy: true });
+  const legacy = await deploy(
+    ctx,
+    "evm deploy Legacy05 (solc 0.5.17, legacy tx)",
+    erin,
+    artifacts.Legacy05!,
+    ["hello"],
+    { legacy: true },
+  );
   await evmTx(ctx, "evm call Legacy05.greet", legacy.getFunction("greet")("hi"));
 
   return {

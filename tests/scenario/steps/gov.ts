@@ -1,7 +1,12 @@
+import { referenceChain } from "@explorer/infra";
 import { MsgExec } from "cosmjs-types/cosmos/authz/v1beta1/tx";
 import { VoteOption } from "cosmjs-types/cosmos/gov/v1/gov";
-import { MsgDeposit, MsgSubmitProposal, MsgVote, MsgVoteWeighted } from "cosmjs-types/cosmos/gov/v1/tx";
-import { referenceChain } from "@explorer/infra";
+import {
+  MsgDeposit,
+  MsgSubmitProposal,
+  MsgVote,
+  MsgVoteWeighted,
+} from "cosmjs-types/cosmos/gov/v1/tx";
 import type { Ctx } from "../context.ts";
 import { cosmosTx, eventAttr } from "../send.ts";
 
@@ -36,10 +41,25 @@ export const gov = async (ctx: Ctx) => {
   );
   const id = BigInt(eventAttr(res, "submit_proposal", "proposal_id") ?? Number.NaN);
   await cosmosTx(ctx, "gov deposit", keys.bob, [
-    { typeUrl: "/cosmos.gov.v1.MsgDeposit", value: MsgDeposit.fromPartial({ proposalId: id, depositor: keys.bob.bech32, amount: [{ denom: cfg.denom, amount: half }] }) },
+    {
+      typeUrl: "/cosmos.gov.v1.MsgDeposit",
+      value: MsgDeposit.fromPartial({
+        proposalId: id,
+        depositor: keys.bob.bech32,
+        amount: [{ denom: cfg.denom, amount: half }],
+      }),
+    },
   ]);
   await cosmosTx(ctx, "gov vote", keys.val0, [
-    { typeUrl: "/cosmos.gov.v1.MsgVote", value: MsgVote.fromPartial({ proposalId: id, voter: keys.val0.bech32, option: VoteOption.VOTE_OPTION_YES, metadata: "" }) },
+    {
+      typeUrl: "/cosmos.gov.v1.MsgVote",
+      value: MsgVote.fromPartial({
+        proposalId: id,
+        voter: keys.val0.bech32,
+        option: VoteOption.VOTE_OPTION_YES,
+        metadata: "",
+      }),
+    },
   ]);
   await cosmosTx(ctx, "gov weighted vote", keys.carol, [
     {
@@ -54,9 +74,20 @@ export const gov = async (ctx: Ctx) => {
       }),
     },
   ]);
-  const vote = MsgVote.fromPartial({ proposalId: id, voter: keys.alice.bech32, option: VoteOption.VOTE_OPTION_ABSTAIN, metadata: "" });
+  const vote = MsgVote.fromPartial({
+    proposalId: id,
+    voter: keys.alice.bech32,
+    option: VoteOption.VOTE_OPTION_ABSTAIN,
+    metadata: "",
+  });
   await cosmosTx(ctx, "authz exec vote", keys.bob, [
-    { typeUrl: "/cosmos.authz.v1beta1.MsgExec", value: MsgExec.fromPartial({ grantee: keys.bob.bech32, msgs: [{ typeUrl: "/cosmos.gov.v1.MsgVote", value: MsgVote.encode(vote).finish() }] }) },
+    {
+      typeUrl: "/cosmos.authz.v1beta1.MsgExec",
+      value: MsgExec.fromPartial({
+        grantee: keys.bob.bech32,
+        msgs: [{ typeUrl: "/cosmos.gov.v1.MsgVote", value: MsgVote.encode(vote).finish() }],
+      }),
+    },
   ]);
   await cosmosTx(
     ctx,

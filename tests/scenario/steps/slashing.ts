@@ -1,5 +1,5 @@
-import { MsgUnjail } from "cosmjs-types/cosmos/slashing/v1beta1/tx";
 import { startNode, stopNode, waitFor } from "@explorer/infra";
+import { MsgUnjail } from "cosmjs-types/cosmos/slashing/v1beta1/tx";
 import type { Ctx } from "../context.ts";
 import { cosmosTx } from "../send.ts";
 import { stakingQuery, valoper } from "./staking.ts";
@@ -9,7 +9,8 @@ const unjailMsg = (ctx: Ctx) => ({
   value: MsgUnjail.fromPartial({ validatorAddr: valoper(ctx, "val1") }),
 });
 
-const isJailed = async (ctx: Ctx) => (await stakingQuery(ctx).staking.validator(valoper(ctx, "val1"))).validator.jailed;
+const isJailed = async (ctx: Ctx) =>
+  (await stakingQuery(ctx).staking.validator(valoper(ctx, "val1"))).validator.jailed;
 
 /** Seconds until val1 may unjail, from x/slashing's signing info. */
 const jailedUntil = async (ctx: Ctx): Promise<number> => {
@@ -37,7 +38,12 @@ export const slashing = async (ctx: Ctx) => {
   }
   ctx.log("stopping val1's node so that it misses blocks");
   await stopNode(1);
-  await waitFor("val1 to be jailed for downtime", async () => ((await isJailed(ctx)) ? true : undefined), 120_000, 500);
+  await waitFor(
+    "val1 to be jailed for downtime",
+    async () => ((await isJailed(ctx)) ? true : undefined),
+    120_000,
+    500,
+  );
   await cosmosTx(ctx, "slashing unjail too early", ctx.keys.val1, [unjailMsg(ctx)], "failure");
   await startNode(1);
   await waitUntilUnjailable(ctx);

@@ -1,6 +1,8 @@
-import { Decimal } from "@cosmjs/math";
 import { fromBase64, fromBech32, toBech32 } from "@cosmjs/encoding";
+import { Decimal } from "@cosmjs/math";
 import { QueryClient, setupStakingExtension } from "@cosmjs/stargate";
+import type { TestAccountName } from "@explorer/infra";
+import { consensusPubkey, startNode } from "@explorer/infra";
 import { PubKey as Ed25519PubKey } from "cosmjs-types/cosmos/crypto/ed25519/keys";
 import {
   MsgBeginRedelegate,
@@ -9,8 +11,6 @@ import {
   MsgEditValidator,
   MsgUndelegate,
 } from "cosmjs-types/cosmos/staking/v1beta1/tx";
-import { consensusPubkey, startNode } from "@explorer/infra";
-import type { TestAccountName } from "@explorer/infra";
 import type { Ctx } from "../context.ts";
 import { cosmosTx } from "../send.ts";
 
@@ -20,7 +20,8 @@ export const valoper = (ctx: Ctx, name: TestAccountName): string =>
 /** LegacyDec fields travel in protobuf as the integer of 18 decimals. */
 const dec = (s: string) => Decimal.fromUserInput(s, 18).atomics;
 
-export const stakingQuery = (ctx: Ctx) => QueryClient.withExtensions(ctx.cosmos.comet, setupStakingExtension);
+export const stakingQuery = (ctx: Ctx) =>
+  QueryClient.withExtensions(ctx.cosmos.comet, setupStakingExtension);
 
 export const validatorExists = async (ctx: Ctx, name: TestAccountName): Promise<boolean> => {
   try {
@@ -49,12 +50,21 @@ export const staking = async (ctx: Ctx) => {
         {
           typeUrl: "/cosmos.staking.v1beta1.MsgCreateValidator",
           value: MsgCreateValidator.fromPartial({
-            description: { moniker: "val1", identity: "", website: "https://val1.example", securityContact: "val1@example.com", details: "second validator of the reference chain" },
+            description: {
+              moniker: "val1",
+              identity: "",
+              website: "https://val1.example",
+              securityContact: "val1@example.com",
+              details: "second validator of the reference chain",
+            },
             commission: { rate: dec("0.1"), maxRate: dec("0.2"), maxChangeRate: dec("0.01") },
             minSelfDelegation: "1",
             delegatorAddress: keys.val1.bech32,
             validatorAddress: valoper(ctx, "val1"),
-            pubkey: { typeUrl: "/cosmos.crypto.ed25519.PubKey", value: Ed25519PubKey.encode({ key: fromBase64(pk.key) }).finish() },
+            pubkey: {
+              typeUrl: "/cosmos.crypto.ed25519.PubKey",
+              value: Ed25519PubKey.encode({ key: fromBase64(pk.key) }).finish(),
+            },
             value: tokens(10n),
           }),
         },
@@ -67,7 +77,13 @@ export const staking = async (ctx: Ctx) => {
     {
       typeUrl: "/cosmos.staking.v1beta1.MsgEditValidator",
       value: MsgEditValidator.fromPartial({
-        description: { moniker: "val1", identity: "", website: "https://val1.example", securityContact: "val1@example.com", details: `edited at ${new Date().toISOString()}` },
+        description: {
+          moniker: "val1",
+          identity: "",
+          website: "https://val1.example",
+          securityContact: "val1@example.com",
+          details: `edited at ${new Date().toISOString()}`,
+        },
         validatorAddress: valoper(ctx, "val1"),
         commissionRate: "",
         minSelfDelegation: "",
@@ -75,18 +91,44 @@ export const staking = async (ctx: Ctx) => {
     },
   ]);
   await cosmosTx(ctx, "staking delegate", keys.alice, [
-    { typeUrl: "/cosmos.staking.v1beta1.MsgDelegate", value: MsgDelegate.fromPartial({ delegatorAddress: keys.alice.bech32, validatorAddress: valoper(ctx, "val0"), amount: tokens(5n) }) },
+    {
+      typeUrl: "/cosmos.staking.v1beta1.MsgDelegate",
+      value: MsgDelegate.fromPartial({
+        delegatorAddress: keys.alice.bech32,
+        validatorAddress: valoper(ctx, "val0"),
+        amount: tokens(5n),
+      }),
+    },
   ]);
   await cosmosTx(ctx, "staking delegate to val1", keys.bob, [
-    { typeUrl: "/cosmos.staking.v1beta1.MsgDelegate", value: MsgDelegate.fromPartial({ delegatorAddress: keys.bob.bech32, validatorAddress: valoper(ctx, "val1"), amount: tokens(2n) }) },
+    {
+      typeUrl: "/cosmos.staking.v1beta1.MsgDelegate",
+      value: MsgDelegate.fromPartial({
+        delegatorAddress: keys.bob.bech32,
+        validatorAddress: valoper(ctx, "val1"),
+        amount: tokens(2n),
+      }),
+    },
   ]);
   await cosmosTx(ctx, "staking redelegate", keys.alice, [
     {
       typeUrl: "/cosmos.staking.v1beta1.MsgBeginRedelegate",
-      value: MsgBeginRedelegate.fromPartial({ delegatorAddress: keys.alice.bech32, validatorSrcAddress: valoper(ctx, "val0"), validatorDstAddress: valoper(ctx, "val1"), amount: tokens(1n) }),
+      value: MsgBeginRedelegate.fromPartial({
+        delegatorAddress: keys.alice.bech32,
+        validatorSrcAddress: valoper(ctx, "val0"),
+        validatorDstAddress: valoper(ctx, "val1"),
+        amount: tokens(1n),
+      }),
     },
   ]);
   await cosmosTx(ctx, "staking undelegate", keys.alice, [
-    { typeUrl: "/cosmos.staking.v1beta1.MsgUndelegate", value: MsgUndelegate.fromPartial({ delegatorAddress: keys.alice.bech32, validatorAddress: valoper(ctx, "val0"), amount: tokens(1n) }) },
+    {
+      typeUrl: "/cosmos.staking.v1beta1.MsgUndelegate",
+      value: MsgUndelegate.fromPartial({
+        delegatorAddress: keys.alice.bech32,
+        validatorAddress: valoper(ctx, "val0"),
+        amount: tokens(1n),
+      }),
+    },
   ]);
 };

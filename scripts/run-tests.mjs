@@ -1,0 +1,39 @@
+// `npm test`: runs every workspace's tests through turbo, one workspace at a time (the end-to-end
+// tests share one reference chain), then prints one summary line over all of them:
+// "N passed, N failed, N skipped". Exits with turbo's status.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const workspaces = JSON.parse(readFileSync("package.json", "utf8")).workspaces;
+const dirs = workspaces.flatMap((w) => {
+  if (!w.endsWith("/*")) return [w];
+  const base = w.slice(0, -2);
+  return existsSync(base)
+    ? spawnSync("ls", [base], { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter(Boolean)
+        .map((d) => join(base, d))
+    : [];
+});
+const resultFiles = dirs.map((d) => join(d, ".test-results.json"));
+for (const f of resultFiles) rmSync(f, { force: true });
+
+const turbo = spawnSync(
+  "npx",
+  ["turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)],
+  { stdio: "inherit" },
+);
+
+let passed = 0,
+  failed = 0,
+  skipped = 0;
+for (const f of resultFiles) {
+  if (!existsSync(f)) continue;
+  const r = JSON.parse(readFileSync(f, "utf8"));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  skipped += r.numPendingTests + r.numTodoTests;
+}
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(turbo.status ?? 1);

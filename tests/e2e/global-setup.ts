@@ -1,0 +1,53 @@
+import type { Server } from "node:http";
+import {
+  chainStart,
+  chainStop,
+  isNatsRunning,
+  isNodeRunning,
+  natsStart,
+  natsStop,
+} from "@explorer/infra";
+import type { TestProject } from "vitest/node";
+import { configFromEnv } from "../scenario/context.ts";
+import { startMetadataServer } from "../scenario/metadata-server.ts";
+import { runScenario, type ScenarioResult } from "../scenario/run.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    scenario: ScenarioResult;
+    natsUrl: string;
+  }
+}
+
+/**
+ * Starts what the end-to-end tests need, unless it already runs: the reference chain, NATS with
+ * JetStream, the NFT metadata server; then runs the scenario once. What this started, it stops
+ * (EXPLORER_KEEP_CHAIN=1 keeps the chain and NATS running for a look afterwards).
+ */
+export default async function setup(project: TestProject) {
+  const log = (m: string) => process.stderr.write(`[setup] ${m}\n`);
+  const startedChain = !isNodeRunning(0);
+  const startedNats = !isNatsRunning();
+  await chainStart();
+  const natsUrl = await natsStart();
+  const port = Number(new URL(configFromEnv().metadataBaseUrl).port);
+  const metadata: Server | undefined = await startMetadataServer(port).catch(
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === "EADDRINUSE") return undefined; // one is already serving
+      throw e;
+    },
+  );
+  const t0 = Date.now();
+  const scenario = await runScenario(configFromEnv(), () => {});
+  log(
+    `scenario: ${scenario.sent.length} txs in heights ${scenario.fromHeight}..${scenario.toHeight} (${Math.round((Date.now() - t0) / 1000)} s)`,
+  );
+  project.provide("scenario", scenario);
+  project.provide("natsUrl", natsUrl);
+  return async () => {
+    metadata?.close();
+    if (process.env.EXPLORER_KEEP_CHAIN === "1") return;
+    if (startedChain) await chainStop();
+    if (startedNats) await natsStop();
+  };
+}
