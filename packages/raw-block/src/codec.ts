@@ -1,0 +1,37 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import { type MetadataRecordV1, RAW_BLOCK_VERSION, type RawBlockV1 } from "./types.ts";
+
+/**
+ * Wire format of log records: gzip of the JSON text. JSON keeps the node's answers as they were;
+ * gzip shrinks them ~8-15x, which keeps large blocks well inside JetStream's message limit.
+ */
+export const RAW_BLOCK_CONTENT_TYPE = "application/vnd.explorer.rawblock.v1+json+gzip";
+
+export class RawBlockFormatError extends Error {
+  override readonly name = "RawBlockFormatError";
+}
+
+export const encodeRecord = (record: RawBlockV1 | MetadataRecordV1): Uint8Array =>
+  gzipSync(Buffer.from(JSON.stringify(record)), { level: 5 });
+
+const decodeJson = (bytes: Uint8Array): { v?: unknown; kind?: unknown } => {
+  let text: string;
+  try {
+    text = gunzipSync(bytes).toString("utf8");
+  } catch (e) {
+    throw new RawBlockFormatError(`not a gzip record: ${(e as Error).message}`);
+  }
+  const value = JSON.parse(text) as { v?: unknown; kind?: unknown };
+  if (value.v !== RAW_BLOCK_VERSION) {
+    throw new RawBlockFormatError(
+      `unsupported record version ${String(value.v)} (this build reads v${RAW_BLOCK_VERSION}); re-ingest or upgrade`,
+    );
+  }
+  return value;
+};
+
+export const decodeRecord = (bytes: Uint8Array): RawBlockV1 | MetadataRecordV1 =>
+  decodeJson(bytes) as unknown as RawBlockV1 | MetadataRecordV1;
+
+export const isMetadataRecord = (r: RawBlockV1 | MetadataRecordV1): r is MetadataRecordV1 =>
+  (r as MetadataRecordV1).kind === "metadata";

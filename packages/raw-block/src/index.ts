@@ -1,0 +1,4 @@
+export * from "./codec.ts";
+export * from "./hex.ts";
+export * from "./touched.ts";
+export * from "./types.ts";

@@ -1,0 +1,126 @@
+/**
+ * RawBlock v1: everything any projection needs for height H, so that projectors never call the
+ * node. Node answers are kept as the node gave them (JSON), except where noted, so that a new
+ * projection can use a field nobody thought of yet, and a replay is byte-for-byte deterministic.
+ */
+export const RAW_BLOCK_VERSION = 1 as const;
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+export interface Coin {
+  readonly denom: string;
+  readonly amount: string;
+}
+
+export interface RawBlockV1 {
+  readonly v: typeof RAW_BLOCK_VERSION;
+  readonly chainId: string;
+  readonly height: number;
+  /** Block time, ISO 8601 with nanoseconds as CometBFT gives it. */
+  readonly time: string;
+  readonly comet: {
+    /** CometBFT `/block` result: block_id and block (header, data.txs as base64, last_commit). */
+    readonly block: JsonObject;
+    /** CometBFT `/block_results` result: txs_results with events, finalize_block_events, validator_updates. */
+    readonly blockResults: JsonObject;
+    /** CometBFT `/validators` at H, every page: the validator set that signs H (address, pub_key, voting_power). */
+    readonly validators: JsonObject[];
+  };
+  /** The node's JSON of each tx of the block, in block order (`/cosmos/tx/v1beta1/txs/block/{H}`): body, auth_info, signatures. */
+  readonly txs: JsonObject[];
+  readonly evm: {
+    /** eth_getBlockByNumber(H, true); null for a height the EVM does not know. */
+    readonly block: JsonObject | null;
+    /** eth_getBlockReceipts(H), in transaction order. */
+    readonly receipts: JsonObject[];
+    /** debug_traceBlockByNumber(H, callTracer), one per transaction; null when the node gives none. */
+    readonly traces: JsonObject[] | null;
+  };
+  /** State read at H that the block alone cannot give. */
+  readonly state: {
+    /** Every account touched at H, by bech32 address. */
+    readonly accounts: Record<string, AccountState>;
+    /** The whole validator set (staking REST JSON) when anything about validators changed at H, else null. */
+    readonly validators: JsonObject[] | null;
+    readonly supply: Coin[];
+    readonly bondedTokens: string;
+    readonly notBondedTokens: string;
+    /** Annual inflation, a decimal string. */
+    readonly inflation: string;
+    /** Community pool: decimal coins. */
+    readonly communityPool: Coin[];
+  };
+  /** Contracts created at H (by transactions or by other contracts), with what a token says of itself. */
+  readonly contracts: ContractInfo[];
+  /** Token state read at H for every token touched at H, by contract address (lowercase 0x). */
+  readonly tokens: Record<string, TokenState>;
+}
+
+export interface AccountState {
+  /** x/auth account JSON (account number, sequence, pubkey); null when the account does not exist. */
+  readonly account: JsonObject | null;
+  readonly balances: Coin[];
+  /** Items `{delegation: {delegator_address, validator_address, shares}, balance}`. */
+  readonly delegations: JsonObject[];
+  readonly redelegations: JsonObject[];
+  readonly unbonding: JsonObject[];
+  /** Distribution rewards `{rewards: [{validator_address, reward}], total}`; null when not read. */
+  readonly rewards: JsonObject | null;
+}
+
+export type TokenStandard = "ERC20" | "ERC721" | "ERC1155";
+
+export interface ContractInfo {
+  /** Lowercase 0x address. */
+  readonly address: string;
+  /** Who deployed it: the tx sender, or the creating contract for CREATE/CREATE2 from a contract. */
+  readonly creator: string;
+  /** The transaction that created it (0x EVM hash). */
+  readonly txHash: string;
+  /** Creation input (init code plus constructor arguments), 0x hex. */
+  readonly input: string;
+  /** Runtime code at H, 0x hex. */
+  readonly code: string;
+  readonly token: TokenMeta | null;
+}
+
+export interface TokenMeta {
+  readonly standard: TokenStandard;
+  readonly name: string | null;
+  readonly symbol: string | null;
+  readonly decimals: number | null;
+  readonly totalSupply: string | null;
+}
+
+export interface TokenState {
+  /** From the shape of its events at H (Transfer with 3 topics: ERC20; with 4: ERC721; TransferSingle/Batch: ERC1155). */
+  readonly standard: TokenStandard | null;
+  /** totalSupply() at H, when the contract answers it. */
+  readonly totalSupply: string | null;
+  /** balanceOf(holder) at H for every holder touched (ERC20 and ERC721), by lowercase 0x address. */
+  readonly balances: Record<string, string>;
+  /** ERC1155 balanceOf(holder, id) at H: key `${holder}:${id}`. */
+  readonly multiBalances: Record<string, string>;
+  /** ERC721: owner and tokenURI at H of every token minted, moved or changed at H (owner null once burned). */
+  readonly nfts: Record<
+    string,
+    { readonly owner: string | null; readonly tokenURI: string | null }
+  >;
+}
+
+/** Off-chain NFT metadata behind a tokenURI, fetched after the block and logged as its own record. */
+export interface MetadataRecordV1 {
+  readonly v: typeof RAW_BLOCK_VERSION;
+  readonly kind: "metadata";
+  readonly chainId: string;
+  /** The height whose tokenURI was fetched. */
+  readonly height: number;
+  readonly contract: string;
+  readonly tokenId: string;
+  readonly tokenURI: string;
+  readonly fetchedAt: string;
+  /** The parsed JSON document, or null with `error` when it could not be had. */
+  readonly metadata: JsonObject | null;
+  readonly error: string | null;
+}

@@ -1,0 +1,3 @@
+export * from "./embedded.ts";
+export * from "./nats.ts";
+export * from "./port.ts";

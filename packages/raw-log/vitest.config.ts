@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts"],
+    globalSetup: ["./nats-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 300_000,
+  },
+});
