@@ -4,7 +4,7 @@ pragma solidity ^0.8.20;
 /// @title A minimal ERC-1155 multi-token (an extension beyond the SPEC's CFC-20 and CFC-721).
 contract TestMulti {
     address public immutable minter;
-    mapping(uint256 => mapping(address => uint256)) public balanceOf;
+    mapping(uint256 => mapping(address => uint256)) private balances;
     mapping(address => mapping(address => bool)) public isApprovedForAll;
     string private baseUri;
 
@@ -22,13 +22,17 @@ contract TestMulti {
         return id == 0x01ffc9a7 || id == 0xd9b67a26 || id == 0x0e89341c;
     }
 
+    function balanceOf(address account, uint256 id) external view returns (uint256) {
+        return balances[id][account];
+    }
+
     function uri(uint256) external view returns (string memory) {
         return baseUri;
     }
 
     function mint(address to, uint256 id, uint256 value) external {
         require(msg.sender == minter, "only minter");
-        balanceOf[id][to] += value;
+        balances[id][to] += value;
         emit TransferSingle(msg.sender, address(0), to, id, value);
     }
 
@@ -39,9 +43,9 @@ contract TestMulti {
 
     function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes calldata) external {
         require(from == msg.sender || isApprovedForAll[from][msg.sender], "not allowed");
-        require(balanceOf[id][from] >= value, "balance too low");
-        balanceOf[id][from] -= value;
-        balanceOf[id][to] += value;
+        require(balances[id][from] >= value, "balance too low");
+        balances[id][from] -= value;
+        balances[id][to] += value;
         emit TransferSingle(msg.sender, from, to, id, value);
     }
 
@@ -55,9 +59,9 @@ contract TestMulti {
         require(from == msg.sender || isApprovedForAll[from][msg.sender], "not allowed");
         require(ids.length == values.length, "length mismatch");
         for (uint256 i = 0; i < ids.length; i++) {
-            require(balanceOf[ids[i]][from] >= values[i], "balance too low");
-            balanceOf[ids[i]][from] -= values[i];
-            balanceOf[ids[i]][to] += values[i];
+            require(balances[ids[i]][from] >= values[i], "balance too low");
+            balances[ids[i]][from] -= values[i];
+            balances[ids[i]][to] += values[i];
         }
         emit TransferBatch(msg.sender, from, to, ids, values);
     }

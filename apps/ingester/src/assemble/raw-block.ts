@@ -1,0 +1,121 @@
+import {
+  type AccountState,
+  type JsonObject,
+  RAW_BLOCK_VERSION,
+  type RawBlockV1,
+  type TokenState,
+  touched,
+} from "@explorer/raw-block";
+import type { CometReader } from "../node/comet.ts";
+import type { EvmReader } from "../node/evm.ts";
+import type { RestReader } from "../node/rest.ts";
+import { readContracts, readTokenState } from "./token-reads.ts";
+
+export interface Readers {
+  readonly comet: CometReader;
+  readonly rest: RestReader;
+  readonly evm: EvmReader;
+  /** bech32 prefix of account addresses. */
+  readonly prefix: string;
+}
+
+/** Runs `f` over items with at most `n` at a time, keeping the order of results. */
+const mapLimit = async <T, R>(
+  items: readonly T[],
+  n: number,
+  f: (x: T) => Promise<R>,
+): Promise<R[]> => {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]!);
+      }
+    }),
+  );
+  return out;
+};
+
+/** Object with keys in sorted order, so that the same data always serialises to the same bytes. */
+const sorted = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> =>
+  Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+export interface AssembleOptions {
+  /** Read the whole validator set at this height even if nothing changed (the first height of a run). */
+  readonly readValidators?: boolean;
+}
+
+/**
+ * Builds RawBlock(H): the block and its results, the EVM block with receipts and call traces,
+ * then (from what the block touched, see `touched`) the state at H that the block cannot give.
+ * Depends only on the chain at H, so two runs give the same record.
+ */
+export const assembleRawBlock = async (
+  r: Readers,
+  h: number,
+  opts: AssembleOptions = {},
+): Promise<RawBlockV1> => {
+  const [block, blockResults, validators, txs, evmBlock, receipts] = await Promise.all([
+    r.comet.block(h),
+    r.comet.blockResults(h),
+    r.comet.validators(h),
+    r.rest.blockTxs(h),
+    r.evm.block(h),
+    r.evm.receipts(h),
+  ]);
+  const evmTxCount = Array.isArray(evmBlock?.transactions) ? evmBlock.transactions.length : 0;
+  const traces = await r.evm.traces(h, evmTxCount);
+  const t = touched(
+    { comet: { block, blockResults, validators }, txs, evm: { block: evmBlock, receipts, traces } },
+    r.prefix,
+  );
+
+  const tokenAddresses = [...t.tokens.keys()].sort();
+  const [accounts, validatorSet, chain, contracts, tokenStates] = await Promise.all([
+    mapLimit(t.accounts, 8, (a) => r.rest.account(a, h)),
+    t.validatorsChanged || opts.readValidators ? r.rest.validators(h) : Promise.resolve(null),
+    r.rest.chainState(h),
+    readContracts(r.evm, t.created, h),
+    mapLimit(tokenAddresses, 8, (a) => readTokenState(r.evm, a, t.tokens.get(a)!, h)),
+  ]);
+  const header = (block.block as JsonObject).header as JsonObject;
+  return {
+    v: RAW_BLOCK_VERSION,
+    chainId: String(header.chain_id),
+    height: h,
+    time: String(header.time),
+    comet: { block, blockResults, validators },
+    txs,
+    evm: { block: evmBlock, receipts, traces },
+    state: {
+      accounts: sorted<AccountState>(t.accounts.map((a, i) => [a, accounts[i]!] as const)),
+      validators: validatorSet,
+      ...chain,
+    },
+    contracts,
+    tokens: sorted<TokenState>(
+      tokenAddresses
+        .map((a, i) => [a, tokenStates[i]!] as const)
+        .filter(
+          ([, s]) =>
+            s.standard !== null ||
+            Object.keys(s.balances).length > 0 ||
+            Object.keys(s.nfts).length > 0,
+        )
+        .map(
+          ([a, s]) =>
+            [
+              a,
+              {
+                ...s,
+                balances: sorted(Object.entries(s.balances)),
+                multiBalances: sorted(Object.entries(s.multiBalances)),
+                nfts: sorted(Object.entries(s.nfts)),
+              },
+            ] as const,
+        ),
+    ),
+  };
+};

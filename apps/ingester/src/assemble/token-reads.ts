@@ -1,0 +1,124 @@
+import type { ContractInfo, TokenMeta, TokenState, TokenTouch, Touched } from "@explorer/raw-block";
+import { decodeBytes32String, Interface } from "ethers";
+import type { EvmReader } from "../node/evm.ts";
+
+const abi = new Interface([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+  "function totalSupply() view returns (uint256)",
+  "function balanceOf(address) view returns (uint256)",
+  "function balanceOf(address,uint256) view returns (uint256)",
+  "function ownerOf(uint256) view returns (address)",
+  "function tokenURI(uint256) view returns (string)",
+  "function supportsInterface(bytes4) view returns (bool)",
+]);
+
+const ERC721 = "0x80ac58cd";
+const ERC1155 = "0xd9b67a26";
+
+const call = async (
+  evm: EvmReader,
+  to: string,
+  fn: string,
+  args: unknown[],
+  h: number,
+): Promise<unknown> => {
+  const out = await evm.call(to, abi.encodeFunctionData(fn, args), h);
+  if (out === null) return null;
+  try {
+    return abi.decodeFunctionResult(fn, out)[0];
+  } catch {
+    // Old tokens return bytes32 for name and symbol.
+    if ((fn === "name()" || fn === "symbol()") && out.length === 66)
+      return decodeBytes32String(out.replace(/(00)+$/, "").padEnd(66, "0"));
+    return null;
+  }
+};
+
+const asString = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** What a new contract says of itself at H: its standard, name, symbol, decimals, supply. */
+export const readTokenMeta = async (
+  evm: EvmReader,
+  address: string,
+  h: number,
+): Promise<TokenMeta | null> => {
+  const [is721, is1155] = await Promise.all([
+    call(evm, address, "supportsInterface", [ERC721], h),
+    call(evm, address, "supportsInterface", [ERC1155], h),
+  ]);
+  const [name, symbol, decimals, totalSupply, balance] = await Promise.all([
+    call(evm, address, "name", [], h),
+    call(evm, address, "symbol", [], h),
+    call(evm, address, "decimals", [], h),
+    call(evm, address, "totalSupply", [], h),
+    call(evm, address, "balanceOf(address)", [address], h),
+  ]);
+  const standard =
+    is721 === true
+      ? "ERC721"
+      : is1155 === true
+        ? "ERC1155"
+        : totalSupply !== null && balance !== null
+          ? "ERC20"
+          : null;
+  if (!standard) return null;
+  return {
+    standard,
+    name: asString(name),
+    symbol: asString(symbol),
+    decimals: decimals === null ? null : Number(decimals),
+    totalSupply: asString(totalSupply),
+  };
+};
+
+export const readContracts = (
+  evm: EvmReader,
+  created: Touched["created"],
+  h: number,
+): Promise<ContractInfo[]> =>
+  Promise.all(
+    created.map(async (c) => ({
+      ...c,
+      code: await evm.code(c.address, h),
+      token: await readTokenMeta(evm, c.address, h),
+    })),
+  );
+
+/** The token's own answers at H for everything the block touched: balances, owners, URIs, supply. */
+export const readTokenState = async (
+  evm: EvmReader,
+  address: string,
+  t: TokenTouch,
+  h: number,
+): Promise<TokenState> => {
+  const balances: Record<string, string> = {};
+  const multiBalances: Record<string, string> = {};
+  const nfts: Record<string, { owner: string | null; tokenURI: string | null }> = {};
+  const totalSupply = asString(await call(evm, address, "totalSupply", [], h));
+  await Promise.all([
+    ...[...t.holders].map(async (holder) => {
+      const b = await call(evm, address, "balanceOf(address)", [holder], h);
+      if (b !== null) balances[holder] = String(b);
+    }),
+    ...[...t.multi].map(async (key) => {
+      const [holder, id] = key.split(":") as [string, string];
+      const b = await call(evm, address, "balanceOf(address,uint256)", [holder, BigInt(id)], h);
+      if (b !== null) multiBalances[key] = String(b);
+    }),
+    ...[...new Set([...t.nftIds, ...t.candidateIds])].map(async (id) => {
+      const [owner, uri] = await Promise.all([
+        call(evm, address, "ownerOf", [BigInt(id)], h),
+        call(evm, address, "tokenURI", [BigInt(id)], h),
+      ]);
+      // A candidate id counts only if the contract knows it; a moved id always (burned: owner null).
+      if (t.nftIds.has(id) || uri !== null)
+        nfts[id] = {
+          owner: owner === null ? null : String(owner).toLowerCase(),
+          tokenURI: asString(uri),
+        };
+    }),
+  ]);
+  return { standard: t.standard, totalSupply, balances, multiBalances, nfts };
+};

@@ -1,0 +1,7 @@
+export { assembleRawBlock, type Readers } from "./assemble/raw-block.ts";
+export * from "./config.ts";
+export * from "./errors.ts";
+export { ingest, metrics } from "./ingest.ts";
+export { IngesterLive } from "./main.ts";
+export { makeReaders } from "./node/readers.ts";
+export * from "./services.ts";

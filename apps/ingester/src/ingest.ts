@@ -1,0 +1,215 @@
+import { decodeRecord, encodeRecord, isMetadataRecord, type RawBlockV1 } from "@explorer/raw-block";
+import { LogUnavailableError } from "@explorer/raw-log";
+import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
+import { assembleRawBlock } from "./assemble/raw-block.ts";
+import { IngestConfig, MetadataConfig } from "./config.ts";
+import { BadSetup, LogFailure, NodeUnavailable } from "./errors.ts";
+import { appendMetadata } from "./metadata/step.ts";
+import { isRetryable } from "./node/errors.ts";
+import { makeProgress } from "./progress.ts";
+import { Log, Node } from "./services.ts";
+
+export const metrics = {
+  head: Metric.gauge("ingester_head_height", { description: "latest height the node reports" }),
+  ingested: Metric.gauge("ingester_ingested_height", {
+    description: "last height written to the log",
+  }),
+  lag: Metric.gauge("ingester_lag_blocks", { description: "head minus ingested" }),
+  blocks: Metric.counter("ingester_blocks_total", {
+    description: "blocks written to the log",
+    incremental: true,
+  }),
+  txs: Metric.counter("ingester_txs_total", {
+    description: "transactions written to the log",
+    incremental: true,
+  }),
+  rate: Metric.gauge("ingester_blocks_per_second", {
+    description: "blocks/s over the last minute",
+  }),
+  nodeErrors: Metric.counter("ingester_node_errors_total", {
+    description: "failed node calls (retried)",
+    incremental: true,
+  }),
+};
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A node call: transient failures become NodeUnavailable (retried), others BadSetup (fatal). */
+const nodeCall = <A>(what: string, f: () => Promise<A>) =>
+  Effect.tryPromise({
+    try: f,
+    catch: (e) =>
+      isRetryable(e)
+        ? new NodeUnavailable({ message: `${what}: ${message(e)}` })
+        : new BadSetup({ message: `${what}: ${message(e)}` }),
+  });
+
+/** Retries node failures forever with exponential backoff (250 ms … 15 s) and jitter, saying what it waits for. */
+const retryNode = <A, E, R>(eff: Effect.Effect<A, E | NodeUnavailable, R>) =>
+  eff.pipe(
+    Effect.retry(
+      Schedule.min([Schedule.exponential("250 millis", 2), Schedule.spaced("15 seconds")]).pipe(
+        Schedule.jittered,
+        Schedule.setInputType<E | NodeUnavailable>(),
+        Schedule.while(({ input }) => (input as { _tag?: string })._tag === "NodeUnavailable"),
+        Schedule.tap(({ input, attempt, duration }) =>
+          Metric.update(metrics.nodeErrors, 1).pipe(
+            Effect.andThen(
+              Effect.logWarning(
+                `waiting for the node (attempt ${attempt}, next in ${Duration.toMillis(duration)} ms): ${(input as { message?: string }).message}`,
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+
+/**
+ * Checks the node before ingesting: reachable (a few tries), the expected chain, the heights not
+ * pruned. Each problem is a clear BadSetup error at start rather than a crash later.
+ */
+const preflight = (start: number) =>
+  Effect.gen(function* () {
+    const node = yield* Node;
+    const cfg = yield* IngestConfig;
+    const reach = <A>(what: string, f: () => Promise<A>) =>
+      nodeCall(what, f).pipe(
+        Effect.retry({ schedule: Schedule.exponential("300 millis"), times: 4 }),
+        Effect.mapError(
+          (e) =>
+            new BadSetup({ message: `${e.message} — is the node running and the address right?` }),
+        ),
+      );
+    const status = yield* reach(`CometBFT RPC ${node.comet.url}`, () => node.comet.status());
+    yield* reach(`EVM JSON-RPC ${node.evm.url}`, () => node.evm.chainId());
+    yield* reach(`Cosmos REST ${node.rest.url}`, () =>
+      node.rest.blockTxs(Math.max(status.latestHeight, 1)),
+    );
+    if (cfg.chainId && status.chainId !== cfg.chainId) {
+      return yield* new BadSetup({
+        message: `the node at ${node.comet.url} serves chain ${status.chainId}, not ${cfg.chainId} (CHAIN_ID)`,
+      });
+    }
+    if (start < status.earliestHeight) {
+      return yield* new BadSetup({
+        message: `the node pruned heights below ${status.earliestHeight}; cannot ingest from ${start}. Use an archive node or START_HEIGHT ≥ ${status.earliestHeight}`,
+      });
+    }
+    return status;
+  });
+
+const appendBlock = (raw: RawBlockV1) =>
+  Effect.gen(function* () {
+    const log = yield* Log;
+    return yield* Effect.tryPromise({
+      try: () => log.appendBlock(raw.height, encodeRecord(raw)),
+      catch: (e) =>
+        new LogFailure({
+          message: `append ${raw.height} to ${log.describe}: ${message(e)}`,
+          retryable: e instanceof LogUnavailableError,
+        }),
+    }).pipe(
+      Effect.retry({
+        schedule: Schedule.exponential("200 millis").pipe(Schedule.jittered),
+        while: (e) => e.retryable,
+        times: 20,
+      }),
+    );
+  });
+
+/** Reads the last block of the log (to resume its metadata step and check the chain). */
+const lastBlockInLog = Effect.gen(function* () {
+  const log = yield* Log;
+  return yield* Effect.promise(async () => {
+    const last = await log.lastHeight();
+    if (last === undefined) return undefined;
+    for await (const e of log.read(last, { follow: false })) {
+      if (e.kind !== "block") continue;
+      const r = decodeRecord(e.payload);
+      return isMetadataRecord(r) ? undefined : r;
+    }
+    return undefined;
+  });
+});
+
+/**
+ * Follows the chain: from the log's last height + 1 (or START_HEIGHT on an empty log), assembles
+ * RawBlocks with bounded concurrency and appends them strictly in height order; after each block,
+ * the metadata step. Waits at the head; retries the node forever; never skips a height.
+ */
+export const ingest = Effect.gen(function* () {
+  const cfg = yield* IngestConfig;
+  const meta = yield* MetadataConfig;
+  const node = yield* Node;
+  const log = yield* Log;
+  const seen = new Set<string>();
+
+  const lastRaw = yield* lastBlockInLog;
+  const start = lastRaw ? lastRaw.height + 1 : cfg.startHeight;
+  const status = yield* preflight(start);
+  if (lastRaw && lastRaw.chainId !== status.chainId) {
+    return yield* new BadSetup({
+      message: `${log.describe} holds chain ${lastRaw.chainId}, but the node serves ${status.chainId}`,
+    });
+  }
+  if (lastRaw && meta.enabled)
+    yield* Effect.promise(() => appendMetadata(log, lastRaw, meta, seen));
+  yield* Effect.logInfo(
+    `ingesting ${status.chainId} from height ${start} (node at ${status.latestHeight}) into ${log.describe}`,
+  );
+
+  const head = yield* Ref.make(status.latestHeight);
+  const waitForHeight = (h: number): Effect.Effect<void, NodeUnavailable | BadSetup> =>
+    Effect.gen(function* () {
+      while ((yield* Ref.get(head)) < h) {
+        const s = yield* retryNode(nodeCall("status", () => node.comet.status()));
+        yield* Ref.set(head, s.latestHeight);
+        yield* Metric.update(metrics.head, s.latestHeight);
+        if (s.latestHeight < h) yield* Effect.sleep(Duration.millis(cfg.pollMs));
+      }
+    });
+
+  const progress = makeProgress(cfg.progress);
+  const window: number[] = [];
+  yield* Stream.iterate(start, (h) => h + 1).pipe(
+    Stream.takeWhile((h) => cfg.stopHeight === 0 || h <= cfg.stopHeight),
+    Stream.mapEffect(
+      (h) =>
+        waitForHeight(h).pipe(
+          Effect.andThen(
+            retryNode(
+              nodeCall(`height ${h}`, () =>
+                assembleRawBlock(node, h, {
+                  readValidators: h === cfg.startHeight || h % 1000 === 0,
+                }),
+              ),
+            ),
+          ),
+        ),
+      { concurrency: cfg.concurrency },
+    ),
+    Stream.runForEach((raw) =>
+      Effect.gen(function* () {
+        const outcome = yield* appendBlock(raw);
+        if (outcome === "duplicate")
+          yield* Effect.logWarning(`height ${raw.height} was already in the log (another writer?)`);
+        if (meta.enabled) yield* Effect.promise(() => appendMetadata(log, raw, meta, seen));
+        const top = yield* Ref.get(head);
+        const now = Date.now();
+        window.push(now);
+        while (window.length > 0 && window[0]! < now - 60_000) window.shift();
+        yield* Metric.update(metrics.ingested, raw.height);
+        yield* Metric.update(metrics.lag, Math.max(top - raw.height, 0));
+        yield* Metric.update(metrics.blocks, 1);
+        yield* Metric.update(metrics.txs, raw.txs.length);
+        yield* Metric.update(
+          metrics.rate,
+          window.length / Math.min(60, Math.max((now - (window[0] ?? now)) / 1000, 1)),
+        );
+        progress.add(raw.height, top, raw.txs.length);
+      }),
+    ),
+  );
+  progress.done();
+});

@@ -1,0 +1,171 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import type { JsonObject } from "@explorer/raw-block";
+import { isNonPublicAddress } from "./address-policy.ts";
+
+export interface MetadataFetchOptions {
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly attempts: number;
+  /** Base URL that `ipfs://<cid>/<path>` is resolved against, e.g. https://ipfs.io/ipfs/ */
+  readonly ipfsGateway: string;
+  /** Allow loopback and private addresses (tests, private deployments). Default: refuse. */
+  readonly allowPrivate: boolean;
+}
+
+export type FetchOutcome =
+  | { readonly metadata: JsonObject; readonly error: null }
+  | { readonly metadata: null; readonly error: string };
+
+class Permanent extends Error {}
+
+const parseJsonObject = (text: string): JsonObject => {
+  const v = JSON.parse(text) as unknown;
+  if (!v || typeof v !== "object" || Array.isArray(v))
+    throw new Permanent("metadata is not a JSON object");
+  return v as JsonObject;
+};
+
+/** data: URIs are decoded locally (base64 or percent-encoded). */
+const fromDataUri = (uri: string): JsonObject => {
+  const m = /^data:([^,]*?)(;base64)?,(.*)$/s.exec(uri);
+  if (!m) throw new Permanent("malformed data: URI");
+  const body = m[2] ? Buffer.from(m[3]!, "base64").toString("utf8") : decodeURIComponent(m[3]!);
+  return parseJsonObject(body);
+};
+
+/** A DNS lookup that refuses non-public addresses, so that redirects and rebinding cannot reach them. */
+const guardedLookup =
+  (allowPrivate: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 0);
+      const list = addresses as LookupAddress[];
+      const bad = list.find((a) => isNonPublicAddress(a.address));
+      if (bad && !allowPrivate)
+        return callback(
+          new Permanent(
+            `refused: ${hostname} resolves to non-public address ${bad.address}`,
+          ) as NodeJS.ErrnoException,
+          "",
+          0,
+        );
+      if (options.all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      const first = list[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+
+const get = (
+  url: URL,
+  o: MetadataFetchOptions,
+): Promise<{ status: number; location?: string; body: string }> =>
+  new Promise((resolve, reject) => {
+    const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = request(
+      url,
+      {
+        method: "GET",
+        lookup: guardedLookup(o.allowPrivate),
+        headers: { accept: "application/json" },
+        timeout: o.timeoutMs,
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+          res.resume();
+          return resolve({ status, location: res.headers.location, body: "" });
+        }
+        const declared = Number(res.headers["content-length"] ?? 0);
+        if (declared > o.maxBytes) {
+          res.destroy();
+          return reject(
+            new Permanent(`metadata too large: ${declared} bytes (limit ${o.maxBytes})`),
+          );
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > o.maxBytes) {
+            res.destroy();
+            reject(new Permanent(`metadata too large: over ${o.maxBytes} bytes`));
+          } else chunks.push(c);
+        });
+        res.on("end", () => resolve({ status, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`timed out after ${o.timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end();
+  });
+
+const checkHost = (url: URL, o: MetadataFetchOptions) => {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (/^[\d.]+$/.test(host) || host.includes(":")) {
+    if (isNonPublicAddress(host) && !o.allowPrivate)
+      throw new Permanent(`refused: ${host} is not a public address`);
+  }
+};
+
+const fromHttp = async (uri: string, o: MetadataFetchOptions): Promise<JsonObject> => {
+  let url = new URL(uri);
+  for (let hop = 0; hop <= 3; hop++) {
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new Permanent(`refused scheme ${url.protocol}`);
+    checkHost(url, o);
+    const r = await get(url, o);
+    if (r.status >= 300 && r.status < 400 && r.location) {
+      url = new URL(r.location, url);
+      continue;
+    }
+    if (r.status >= 500 || r.status === 429) throw new Error(`HTTP ${r.status}`);
+    if (r.status !== 200) throw new Permanent(`HTTP ${r.status}`);
+    try {
+      return parseJsonObject(r.body);
+    } catch (e) {
+      throw e instanceof Permanent ? e : new Permanent(`not JSON: ${(e as Error).message}`);
+    }
+  }
+  throw new Permanent("too many redirects");
+};
+
+/** Where a tokenURI points: ipfs:// goes through the gateway, `{id}` (ERC-1155) is filled in. */
+export const resolveTokenUri = (uri: string, tokenId: string, gateway: string): string => {
+  const filled = uri.replace("{id}", BigInt(tokenId).toString(16).padStart(64, "0"));
+  if (filled.startsWith("ipfs://"))
+    return gateway.replace(/\/?$/, "/") + filled.slice("ipfs://".length).replace(/^ipfs\//, "");
+  return filled;
+};
+
+/**
+ * Fetches the metadata document of a tokenURI: data: decoded locally; http(s) and ipfs over the
+ * network with a timeout, a size limit, at most 3 redirects, retries of transient failures, and
+ * no private, loopback or link-local addresses unless allowed. Never throws: failures are
+ * returned (and logged as such) so that the log records them.
+ */
+export const fetchMetadata = async (
+  uri: string,
+  tokenId: string,
+  o: MetadataFetchOptions,
+): Promise<FetchOutcome> => {
+  let last = "";
+  for (let attempt = 1; attempt <= o.attempts; attempt++) {
+    try {
+      if (uri.startsWith("data:")) return { metadata: fromDataUri(uri), error: null };
+      return {
+        metadata: await fromHttp(resolveTokenUri(uri, tokenId, o.ipfsGateway), o),
+        error: null,
+      };
+    } catch (e) {
+      last = (e as Error).message;
+      if (e instanceof Permanent) break;
+      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt * (0.8 + Math.random() * 0.4)));
+    }
+  }
+  return { metadata: null, error: last || "unknown error" };
+};

@@ -1,0 +1,24 @@
+import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
+
+/** GET a JSON document; 5xx and network failures are retryable, 4xx are answers. */
+export const getJson = async <T>(
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<T> => {
+  let r: Response;
+  try {
+    r = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    throw new NodeUnavailableError(`GET ${url}: ${(e as Error).message}`);
+  }
+  const text = await r.text();
+  if (r.status >= 500 || r.status === 429)
+    throw new NodeUnavailableError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
+  if (!r.ok) throw new NodeAnswerError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new NodeUnavailableError(`GET ${url}: not JSON: ${text.slice(0, 200)}`);
+  }
+};

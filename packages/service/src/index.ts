@@ -1,0 +1,2 @@
+export * from "./metrics-server.ts";
+export * from "./run-main.ts";

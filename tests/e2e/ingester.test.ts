@@ -1,0 +1,145 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { endpoints, nodePorts, referenceChain } from "@explorer/infra";
+import {
+  decodeRecord,
+  isMetadataRecord,
+  type MetadataRecordV1,
+  type RawBlockV1,
+} from "@explorer/raw-block";
+import { EmbeddedLog, NatsLog, type RawLog, streamName } from "@explorer/raw-log";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { exited, runIngester, startIngester } from "../lib/ingester-process.ts";
+
+/**
+ * Issue 3's acceptance: ingest the scenario's blocks cleanly into the embedded log; ingest them
+ * again into JetStream while killing the ingester with SIGKILL at random moments (5 times) and
+ * restarting it; the JetStream log then holds every height once, contiguous, each RawBlock equal
+ * to the clean run's.
+ */
+const scenario = inject("scenario");
+const natsUrl = inject("natsUrl");
+const e = endpoints(nodePorts(0));
+const stop = scenario.toHeight;
+const nodeEnv = {
+  COMET_RPC_URL: e.cometRpc,
+  COSMOS_REST_URL: e.rest,
+  EVM_RPC_URL: e.evmRpc,
+  BECH32_PREFIX: referenceChain.bech32Prefix,
+};
+const output: string[] = [];
+
+const readAll = async (log: RawLog) => {
+  const blocks: RawBlockV1[] = [];
+  const metadata: MetadataRecordV1[] = [];
+  for await (const entry of log.read(0, { follow: false })) {
+    const r = decodeRecord(entry.payload);
+    if (isMetadataRecord(r)) metadata.push(r);
+    else blocks.push(r);
+  }
+  return { blocks, metadata };
+};
+
+let clean: Awaited<ReturnType<typeof readAll>>;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ingest-clean-"));
+  const code = await runIngester({ ...nodeEnv, LOG_DIR: dir, STOP_HEIGHT: String(stop) }, (l) =>
+    output.push(l),
+  );
+  expect(code, output.join("")).toBe(0);
+  const log = EmbeddedLog.open({ dir });
+  clean = await readAll(log);
+  await log.close();
+}, 600_000);
+
+describe("ingester: clean run", () => {
+  it("holds every height from 1 to the end of the scenario, once, in order", () => {
+    expect(clean.blocks.map((b) => b.height)).toEqual(
+      Array.from({ length: stop }, (_, i) => i + 1),
+    );
+  });
+
+  it("each RawBlock carries what the projections need", () => {
+    const evmTxs = clean.blocks.flatMap((b) => b.evm.receipts);
+    expect(evmTxs.length).toBeGreaterThanOrEqual(
+      scenario.sent.filter((s) => s.hash.startsWith("0x")).length,
+    );
+    for (const b of clean.blocks) {
+      expect(b.v).toBe(1);
+      expect(b.chainId).toBe(referenceChain.chainId);
+      expect(b.txs.length).toBe(
+        ((b.comet.block.block as { data: { txs: unknown[] | null } }).data.txs ?? []).length,
+      );
+      expect(b.evm.traces?.length ?? 0).toBe(b.evm.receipts.length);
+    }
+    const created = clean.blocks.flatMap((b) => b.contracts);
+    const byAddress = new Map(created.map((c) => [c.address, c]));
+    expect(byAddress.get(scenario.contracts.TestToken!.toLowerCase())?.token?.standard).toBe(
+      "ERC20",
+    );
+    expect(byAddress.get(scenario.contracts.TestNFT!.toLowerCase())?.token?.standard).toBe(
+      "ERC721",
+    );
+    expect(byAddress.get(scenario.contracts.TestMulti!.toLowerCase())?.token?.standard).toBe(
+      "ERC1155",
+    );
+    // Contracts created by a contract are found through the call traces.
+    const factory = scenario.contracts.Factory!.toLowerCase();
+    expect(created.filter((c) => c.creator === factory).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("records the non-standard token's own balances, including the silent airdrop", () => {
+    const fot = scenario.contracts.FeeToken!.toLowerCase();
+    const grace = "0xb6508e66fe5f1eb2f67a10bf54b5e651bf894a12";
+    const airdrop = scenario.sent.find((s) => s.label.startsWith("fee-token airdrop"))!;
+    const block = clean.blocks.find((b) => b.height === airdrop.height)!;
+    expect(block.tokens[fot]?.balances[grace]).toBeDefined();
+  });
+
+  it("records tokenURIs and, as separate records, the metadata behind them", () => {
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const uris = clean.blocks.flatMap((b) =>
+      Object.values(b.tokens[nft]?.nfts ?? {}).map((n) => n.tokenURI),
+    );
+    expect(uris.some((u) => u?.startsWith("data:application/json;base64,"))).toBe(true);
+    expect(uris.some((u) => u?.startsWith("http://127.0.0.1"))).toBe(true);
+    const fetched = clean.metadata.filter((m) => m.contract === nft);
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(fetched.every((m) => m.error === null && typeof m.metadata?.name === "string")).toBe(
+      true,
+    );
+  });
+});
+
+describe("ingester: killed with SIGKILL five times, into JetStream", () => {
+  it("ends with every height exactly once, contiguous, each RawBlock equal to the clean run's", async () => {
+    const nc = await connect({ servers: natsUrl });
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(streamName(referenceChain.chainId)).catch(() => false);
+    await nc.close();
+    const env = {
+      ...nodeEnv,
+      LOG_BACKEND: "nats",
+      NATS_URL: natsUrl,
+      STOP_HEIGHT: String(stop),
+      INGEST_CONCURRENCY: "4",
+    };
+    for (let kill = 0; kill < 5; kill++) {
+      const child = startIngester(env, (l) => output.push(l));
+      await new Promise((r) => setTimeout(r, 700 + Math.random() * 1000));
+      child.kill("SIGKILL");
+      await exited(child);
+    }
+    expect(await runIngester(env, (l) => output.push(l)), output.join("")).toBe(0);
+    const log = await NatsLog.open({ servers: natsUrl, chainId: referenceChain.chainId });
+    const chaos = await readAll(log);
+    await log.close();
+    expect(chaos.blocks.map((b) => b.height)).toEqual(clean.blocks.map((b) => b.height));
+    for (let i = 0; i < clean.blocks.length; i++)
+      expect(chaos.blocks[i], `height ${i + 1}`).toEqual(clean.blocks[i]);
+  }, 600_000);
+});
