@@ -1,4 +1,4 @@
-import { EmbeddedLog, NatsLog, type RawLog } from "@explorer/raw-log";
+import { openLog, type RawLog } from "@explorer/raw-log";
 import { Context, Effect, Layer } from "effect";
 import type { Readers } from "./assemble/raw-block.ts";
 import { IngestConfig, LogConfig, NodeConfig } from "./config.ts";
@@ -42,10 +42,7 @@ export class Log extends Context.Service<Log, RawLog>()("ingester/Log") {
         })).chainId;
       const log = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: async (): Promise<RawLog> =>
-            cfg.backend === "nats"
-              ? NatsLog.open({ servers: cfg.natsUrl, chainId })
-              : EmbeddedLog.open({ dir: cfg.dir }),
+          try: (): Promise<RawLog> => openLog({ ...cfg, chainId }),
           catch: (e) => new Error(`cannot open the ${cfg.backend} log: ${(e as Error).message}`),
         }),
         (l) => Effect.promise(() => l.close()),

@@ -1,3 +1,4 @@
 export * from "./embedded.ts";
 export * from "./nats.ts";
+export * from "./open.ts";
 export * from "./port.ts";

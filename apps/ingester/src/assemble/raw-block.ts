@@ -57,26 +57,28 @@ export const assembleRawBlock = async (
   h: number,
   opts: AssembleOptions = {},
 ): Promise<RawBlockV1> => {
-  const [block, blockResults, validators, txs, evmBlock, receipts] = await Promise.all([
-    r.comet.block(h),
-    r.comet.blockResults(h),
-    r.comet.validators(h),
-    r.rest.blockTxs(h),
-    r.evm.block(h),
-    r.evm.receipts(h),
-  ]);
-  const evmTxCount = Array.isArray(evmBlock?.transactions) ? evmBlock.transactions.length : 0;
-  const traces = await r.evm.traces(h, evmTxCount);
+  // Phase 1: everything that does not depend on what the block touched, all at once.
+  const [block, blockResults, validators, txs, evmBlock, receipts, traces, chain] =
+    await Promise.all([
+      r.comet.block(h),
+      r.comet.blockResults(h),
+      r.comet.validators(h),
+      r.rest.blockTxs(h),
+      r.evm.block(h),
+      r.evm.receipts(h),
+      r.evm.traces(h),
+      r.rest.chainState(h),
+    ]);
   const t = touched(
     { comet: { block, blockResults, validators }, txs, evm: { block: evmBlock, receipts, traces } },
     r.prefix,
   );
 
+  // Phase 2: the state of what it touched.
   const tokenAddresses = [...t.tokens.keys()].sort();
-  const [accounts, validatorSet, chain, contracts, tokenStates] = await Promise.all([
+  const [accounts, validatorSet, contracts, tokenStates] = await Promise.all([
     mapLimit(t.accounts, 8, (a) => r.rest.account(a, h)),
     t.validatorsChanged || opts.readValidators ? r.rest.validators(h) : Promise.resolve(null),
-    r.rest.chainState(h),
     readContracts(r.evm, t.created, h),
     mapLimit(tokenAddresses, 8, (a) => readTokenState(r.evm, a, t.tokens.get(a)!, h)),
   ]);

@@ -42,8 +42,7 @@ export class EvmReader {
     (await this.send<JsonObject[] | null>("eth_getBlockReceipts", [hex(h)])) ?? [];
 
   /** Call traces of every tx of the block; null when the node gives none (debug namespace off). */
-  async traces(h: number, txCount: number): Promise<JsonObject[] | null> {
-    if (txCount === 0) return [];
+  async traces(h: number): Promise<JsonObject[] | null> {
     try {
       return await this.send<JsonObject[]>("debug_traceBlockByNumber", [
         hex(h),

@@ -1,0 +1,20 @@
+import { Config } from "effect";
+
+export const ProjectorConfig = Config.all({
+  /** `chdb:<dir>` (embedded, default `chdb:.data/chdb`) or `http://user:pass@host:8123` (a ClickHouse server). */
+  storeUrl: Config.String("STORE_URL").pipe(Config.withDefault("chdb:.data/chdb")),
+  /** Base name of the databases: table sets are `<base>_<n>`, the pointer `<base>_meta`, views `<base>`. */
+  storeDb: Config.String("STORE_DB").pipe(Config.withDefault("explorer")),
+  backend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
+    Config.withDefault("embedded" as const),
+  ),
+  dir: Config.String("LOG_DIR").pipe(Config.withDefault(".data/log")),
+  natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
+  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
+  prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
+  /** Native coins (comma-separated) for the rich list. */
+  nativeDenoms: Config.String("NATIVE_DENOMS").pipe(Config.withDefault("atest")),
+  batchBlocks: Config.Int("BATCH_BLOCKS").pipe(Config.withDefault(500)),
+  batchIdleMs: Config.Int("BATCH_IDLE_MS").pipe(Config.withDefault(100)),
+  metricsPort: Config.Int("PROJECTOR_METRICS_PORT").pipe(Config.withDefault(0)),
+});

@@ -1,0 +1,118 @@
+#!/usr/bin/env -S node --import tsx
+import type { ClickHouseClient } from "@clickhouse/client";
+import { openLog, type RawLog } from "@explorer/raw-log";
+import { LoggingLive, runMain } from "@explorer/service";
+import { currentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
+import { Context, Effect, Layer, Metric, Schedule } from "effect";
+import { ProjectorConfig } from "./config.ts";
+import { projectLog } from "./project.ts";
+import { reindex } from "./reindex.ts";
+import { openCurrentSet } from "./table-set.ts";
+
+export class Store extends Context.Service<Store, ClickHouseClient>()("projector/Store") {
+  static readonly layer = Layer.effect(
+    Store,
+    Effect.gen(function* () {
+      const cfg = yield* ProjectorConfig;
+      return Store.of(
+        yield* Effect.acquireRelease(
+          Effect.promise(() => openClickHouse(parseStoreUrl(cfg.storeUrl))),
+          (c) => Effect.promise(() => c.close()),
+        ),
+      );
+    }),
+  );
+}
+
+export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
+  static readonly layer = Layer.effect(
+    Log,
+    Effect.gen(function* () {
+      const cfg = yield* ProjectorConfig;
+      return Log.of(
+        yield* Effect.acquireRelease(
+          Effect.promise(() => openLog(cfg)),
+          (l) => Effect.promise(() => l.close()),
+        ),
+      );
+    }),
+  );
+}
+
+export const metrics = {
+  projected: Metric.gauge("projector_projected_height", {
+    description: "height fully in the tables",
+  }),
+  blocks: Metric.counter("projector_blocks_total", { incremental: true }),
+  txs: Metric.gauge("projector_txs_total"),
+};
+
+/**
+ * Follows the log into the current table set. When a re-index switches the set, it goes on in the
+ * new one. ClickHouse failures are retried with backoff; the resumed run re-reads from the last
+ * projected height, and replayed rows collapse, so nothing is lost or doubled.
+ */
+export const follow = Effect.gen(function* () {
+  const cfg = yield* ProjectorConfig;
+  const ch = yield* Store;
+  const log = yield* Log;
+  const options = {
+    prefix: cfg.prefix,
+    nativeDenoms: cfg.nativeDenoms.split(",").map((d) => d.trim()),
+    batchBlocks: cfg.batchBlocks,
+    batchIdleMs: cfg.batchIdleMs,
+  };
+  for (;;) {
+    const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
+    yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
+    yield* Effect.tryPromise((signal) =>
+      projectLog(ch, db, log, {
+        ...options,
+        follow: true,
+        signal,
+        onProjected: (p, n) => {
+          Effect.runSync(
+            Metric.update(metrics.projected, p.height).pipe(
+              Effect.andThen(Metric.update(metrics.blocks, n)),
+              Effect.andThen(Metric.update(metrics.txs, p.txsTotal)),
+            ),
+          );
+        },
+        shouldStop: async () => (await currentSet(ch, cfg.storeDb)) !== set,
+      }),
+    ).pipe(
+      Effect.tapError((e) =>
+        Effect.logWarning(
+          `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
+        ),
+      ),
+      Effect.retry({
+        schedule: Schedule.exponential("500 millis").pipe(
+          Schedule.jittered,
+          Schedule.upTo({ times: 10 }),
+        ),
+      }),
+    );
+  }
+});
+
+export const ProjectorLive = Layer.mergeAll(Store.layer, Log.layer);
+
+export const reindexProgram = Effect.gen(function* () {
+  const cfg = yield* ProjectorConfig;
+  const ch = yield* Store;
+  const log = yield* Log;
+  return yield* Effect.tryPromise(() =>
+    reindex(ch, cfg.storeDb, log, {
+      prefix: cfg.prefix,
+      nativeDenoms: cfg.nativeDenoms.split(","),
+      batchBlocks: cfg.batchBlocks,
+      batchIdleMs: cfg.batchIdleMs,
+    }),
+  );
+});
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const program = process.argv[2] === "reindex" ? reindexProgram : follow;
+  runMain(program.pipe(Effect.provide(ProjectorLive), Effect.provide(LoggingLive)));
+}

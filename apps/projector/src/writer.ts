@@ -1,0 +1,122 @@
+import type { ClickHouseClient } from "@clickhouse/client";
+import {
+  type ProjectionContext,
+  projectMetadataRecord,
+  projectRawBlock,
+} from "@explorer/projections";
+import { decodeRecord, isMetadataRecord } from "@explorer/raw-block";
+import type { LogEntry } from "@explorer/raw-log";
+
+/** Tables a batch writes, in this order; `progress` goes last, so readers never see a partial batch. */
+export const TABLES = [
+  "blocks",
+  "validator_signatures",
+  "txs",
+  "tx_lookup",
+  "addresses",
+  "address_balances",
+  "address_seen",
+  "validators",
+  "chain_state",
+  "event_logs",
+  "log_lookup",
+  "contracts",
+  "token_supply",
+  "token_transfers",
+  "transfer_lookup",
+  "token_holders",
+  "token_inventory",
+  "nft_metadata",
+] as const;
+
+export interface Progress {
+  readonly height: number;
+  readonly txsTotal: number;
+}
+
+/**
+ * Turns log entries into rows and writes them to one table set in batches. Each batch: every
+ * table's rows (one insert per table), then the progress row. Replaying entries already written
+ * inserts identical rows under the same keys, which the ReplacingMergeTree engines collapse.
+ */
+export class BatchWriter {
+  private rows = new Map<string, object[]>();
+  private blocks = 0;
+  private lastHeight: number;
+  private txsTotal: number;
+
+  constructor(
+    private readonly ch: ClickHouseClient,
+    readonly db: string,
+    private readonly ctx: Omit<ProjectionContext, "txsBefore">,
+    from: Progress,
+  ) {
+    this.lastHeight = from.height;
+    this.txsTotal = from.txsTotal;
+  }
+
+  get height() {
+    return this.lastHeight;
+  }
+
+  get pending() {
+    return this.blocks;
+  }
+
+  /** Adds one entry to the batch. Blocks must come in height order, each once. */
+  add(entry: LogEntry): void {
+    const record = decodeRecord(entry.payload);
+    const out = isMetadataRecord(record)
+      ? projectMetadataRecord(record)
+      : (() => {
+          // An empty table set starts at the log's first block, whatever its height.
+          if (this.lastHeight === 0 && this.blocks === 0 && this.txsTotal === 0)
+            this.lastHeight = record.height - 1;
+          if (record.height !== this.lastHeight + 1) {
+            throw new Error(
+              `log gap or disorder: got height ${record.height} after ${this.lastHeight}`,
+            );
+          }
+          const rows = projectRawBlock(record, { ...this.ctx, txsBefore: this.txsTotal });
+          this.txsTotal += record.txs.length;
+          this.lastHeight = record.height;
+          this.blocks++;
+          return rows;
+        })();
+    for (const [table, list] of Object.entries(out)) {
+      if (list.length === 0) continue;
+      const acc = this.rows.get(table);
+      if (acc) for (const r of list) acc.push(r);
+      else this.rows.set(table, [...list]);
+    }
+  }
+
+  /** Writes the batch and then the progress; returns the height now fully projected. */
+  async flush(): Promise<Progress> {
+    for (const table of TABLES) {
+      const values = this.rows.get(table);
+      if (values && values.length > 0) {
+        await this.ch.insert({ table: `${this.db}.${table}`, values, format: "JSONEachRow" });
+      }
+    }
+    await this.ch.insert({
+      table: `${this.db}.progress`,
+      values: [{ name: "projector", height: this.lastHeight, txs_total: this.txsTotal }],
+      format: "JSONEachRow",
+    });
+    this.rows = new Map();
+    this.blocks = 0;
+    return { height: this.lastHeight, txsTotal: this.txsTotal };
+  }
+}
+
+export const readProgress = async (ch: ClickHouseClient, db: string): Promise<Progress> => {
+  const rs = await ch.query({
+    query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, count() AS n FROM ${db}.progress WHERE name = 'projector'`,
+    format: "JSONEachRow",
+  });
+  const [row] = await rs.json<{ h: string | number; t: string | number; n: string | number }>();
+  return row && Number(row.n) > 0
+    ? { height: Number(row.h), txsTotal: Number(row.t) }
+    : { height: 0, txsTotal: 0 };
+};

@@ -1,0 +1,38 @@
+import type { MetadataRecordV1, RawBlockV1 } from "@explorer/raw-block";
+import { projectAccounts } from "./accounts.ts";
+import { projectBlock } from "./blocks.ts";
+import { projectChainState } from "./chain-state.ts";
+import type { ProjectionContext } from "./context.ts";
+import {
+  projectContracts,
+  projectEventLogs,
+  projectMetadata,
+  projectTokenState,
+  projectTokenTransfers,
+} from "./evm.ts";
+import { projectTxs } from "./txs.ts";
+import { projectValidators } from "./validators.ts";
+
+export type Rows = Record<string, readonly object[]>;
+
+/** Every row height H adds, by table. Pure: the same RawBlock and context give the same rows. */
+export const projectRawBlock = (raw: RawBlockV1, ctx: ProjectionContext): Rows => ({
+  ...projectBlock(raw, ctx),
+  ...projectTxs(raw, ctx),
+  ...projectAccounts(raw, ctx),
+  ...projectValidators(raw, ctx),
+  ...projectChainState(raw),
+  ...projectEventLogs(raw),
+  ...projectContracts(raw),
+  ...projectTokenTransfers(raw),
+  ...projectTokenState(raw),
+});
+
+export const projectMetadataRecord = (m: MetadataRecordV1): Rows => projectMetadata(m);
+
+export * from "./accounts.ts";
+export * from "./blocks.ts";
+export * from "./context.ts";
+export * from "./evm.ts";
+export * from "./txs.ts";
+export * from "./validators.ts";

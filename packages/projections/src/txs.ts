@@ -1,0 +1,207 @@
+import { createHash } from "node:crypto";
+import { fromBech32, toBech32 } from "@cosmjs/encoding";
+import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
+import { getAddress } from "ethers";
+import { arr, blockTime, chTime, hexToDec, obj, type ProjectionContext, str } from "./context.ts";
+
+export interface TxRow {
+  height: number;
+  idx: number;
+  txhash: string;
+  time: string;
+  code: number;
+  is_evm: number;
+  evm_hashes: string[];
+  message_types: string[];
+  addresses: string[];
+  record: string;
+}
+
+export interface TxLookupRow {
+  key: string;
+  height: number;
+  idx: number;
+}
+
+/** CometBFT tx hash: sha256 of the tx bytes, uppercase hex. */
+export const txHashOf = (base64: string): string =>
+  createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").toUpperCase();
+
+const MSG_ETHEREUM_TX = /\.MsgEthereumTx$/;
+const ACCOUNT = (prefix: string) => new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38}$`);
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+const strings = function* (v: Json | undefined): Generator<string> {
+  if (typeof v === "string") yield v;
+  else if (Array.isArray(v)) for (const x of v) yield* strings(x);
+  else if (v && typeof v === "object") for (const x of Object.values(v)) yield* strings(x);
+};
+
+/** Accounts involved in a tx, both forms: bech32 accounts and 0x addresses in its body and events. */
+const involved = (prefix: string, ...sources: Json[]): string[] => {
+  const re = ACCOUNT(prefix);
+  const out = new Set<string>();
+  for (const src of sources) {
+    for (const s of strings(src)) {
+      if (re.test(s)) {
+        out.add(s);
+        try {
+          out.add(
+            getAddress(`0x${Buffer.from(fromBech32(s, 1023).data).toString("hex")}`).toLowerCase(),
+          );
+        } catch {
+          // not a valid bech32 after all
+        }
+      } else if (EVM_ADDRESS.test(s) && !/^0x0{40}$/.test(s)) {
+        out.add(s.toLowerCase());
+        out.add(toBech32(prefix, Buffer.from(s.slice(2), "hex")));
+      }
+    }
+  }
+  return [...out].sort();
+};
+
+/** Events of a tx grouped per message, as the SPEC's `logs`. */
+const logsOf = (events: JsonObject[]) => {
+  const byMsg = new Map<number, { type: string; attributes: { key: string; value: string }[] }[]>();
+  for (const e of events) {
+    const attrs = arr(e.attributes).map(obj);
+    const idx = attrs.find((a) => str(a.key) === "msg_index");
+    if (!idx) continue;
+    const i = Number(str(idx.value));
+    const list = byMsg.get(i) ?? [];
+    list.push({
+      type: str(e.type),
+      attributes: attrs
+        .filter((a) => str(a.key) !== "msg_index")
+        .map((a) => ({ key: str(a.key), value: str(a.value) })),
+    });
+    byMsg.set(i, list);
+  }
+  return [...byMsg.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([msg_index, events]) => ({ msg_index, events }));
+};
+
+const EVM_TX_TYPES: Record<string, string> = {
+  "0x0": "LegacyTx",
+  "0x1": "AccessListTx",
+  "0x2": "DynamicFeeTx",
+};
+
+/** The SPEC's EVM message, from the EVM transaction as the JSON-RPC gives it (exact fields and values). */
+const evmMessage = (typeUrl: string, evmTx: JsonObject, baseFee: string) => {
+  const ns = typeUrl.replace(/\.MsgEthereumTx$/, "");
+  const type = str(evmTx.type) || "0x0";
+  const input = str(evmTx.input);
+  return {
+    data: {
+      chain_id: hexToDec(evmTx.chainId),
+      nonce: hexToDec(evmTx.nonce),
+      gas_tip_cap: hexToDec(evmTx.maxPriorityFeePerGas ?? evmTx.gasPrice),
+      gas_fee_cap: hexToDec(evmTx.maxFeePerGas ?? evmTx.gasPrice),
+      gas: hexToDec(evmTx.gas),
+      to: str(evmTx.to),
+      value: hexToDec(evmTx.value),
+      v: hexToDec(evmTx.v),
+      r: hexToDec(evmTx.r),
+      s: hexToDec(evmTx.s),
+      from: str(evmTx.from),
+      base_fee_per_gas: baseFee,
+      data: input && input !== "0x" ? input : null,
+      accesses: arr(evmTx.accessList),
+      "@type": `${ns}.${EVM_TX_TYPES[type] ?? "DynamicFeeTx"}`,
+    },
+    size: Math.floor((input.length - 2) / 2) + 110,
+    hash: str(evmTx.hash),
+    from: str(evmTx.from),
+    "@type": typeUrl,
+  };
+};
+
+export const projectTxs = (
+  raw: RawBlockV1,
+  ctx: ProjectionContext,
+): { txs: TxRow[]; tx_lookup: TxLookupRow[] } => {
+  const bytes = arr(obj(obj(raw.comet.block.block).data).txs).map(str);
+  const results = arr(raw.comet.blockResults.txs_results).map(obj);
+  const evmTxs = new Map(
+    arr(raw.evm.block?.transactions).map((t) => [str(obj(t).hash).toLowerCase(), obj(t)]),
+  );
+  const baseFee = hexToDec(raw.evm.block?.baseFeePerGas);
+  const time = blockTime(raw);
+  const txs: TxRow[] = [];
+  const tx_lookup: TxLookupRow[] = [];
+  bytes.forEach((b64, idx) => {
+    const txhash = txHashOf(b64);
+    const result = results[idx] ?? {};
+    const node = raw.txs[idx] ?? {};
+    const body = obj(node.body);
+    const events = arr(result.events).map(obj);
+    const messages = arr(body.messages).map(obj);
+    const evmHashes: string[] = [];
+    const shaped = messages.map((m) => {
+      const typeUrl = str(m["@type"]);
+      if (!MSG_ETHEREUM_TX.test(typeUrl)) return m;
+      const hash = str(m.hash).toLowerCase();
+      evmHashes.push(hash);
+      const evmTx = evmTxs.get(hash);
+      return evmTx ? evmMessage(typeUrl, evmTx, baseFee) : m;
+    });
+    const isEvm = evmHashes.length > 0;
+    const evmTxList = evmHashes
+      .map((h) => evmTxs.get(h))
+      .filter((t): t is JsonObject => t !== undefined);
+    const addresses = involved(
+      ctx.prefix,
+      body,
+      events as Json,
+      evmTxList.map((t) => ({ from: t.from ?? null, to: t.to ?? null })),
+    );
+    const failedEvm = events.some(
+      (e) =>
+        str(e.type) === "ethereum_tx" &&
+        arr(e.attributes).some((a) => str(obj(a).key) === "ethereumTxFailed"),
+    );
+    // The SPEC: consensus code 0 is receipt status 1 and code 1 is status 0. The node gives a
+    // reverted EVM tx code 0 (the failure is in its ethereum_tx event), so the record says 1.
+    const code = Number(result.code ?? 0) || (failedEvm ? 1 : 0);
+    const record = {
+      txhash,
+      addresses,
+      auth_info: node.auth_info ?? {},
+      body: { ...body, messages: shaped },
+      code,
+      codespace: str(result.codespace),
+      evm_txhashes: evmHashes,
+      gas_used: str(result.gas_used),
+      gas_wanted: str(result.gas_wanted),
+      height: raw.height,
+      info: str(result.info),
+      isEVM: isEvm,
+      logs: logsOf(events),
+      signatures: arr(node.signatures),
+      timestamp: time,
+      xds: [],
+    };
+    const types = [...new Set(messages.map((m) => str(m["@type"])))];
+    txs.push({
+      height: raw.height,
+      idx,
+      txhash,
+      time: chTime(time),
+      code,
+      is_evm: isEvm ? 1 : 0,
+      evm_hashes: evmHashes,
+      message_types: types,
+      addresses,
+      record: JSON.stringify(record),
+    });
+    const key = (k: string) => tx_lookup.push({ key: k, height: raw.height, idx });
+    key(`h:${txhash}`);
+    for (const e of evmHashes) key(`e:${e}`);
+    for (const a of addresses) key(`a:${a}`);
+    for (const t of types) key(`m:${t}`);
+  });
+  return { txs, tx_lookup };
+};

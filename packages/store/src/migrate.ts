@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClickHouseClient } from "@clickhouse/client";
+
+export const sqlDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "sql");
+
+export interface Migration {
+  readonly name: string;
+  readonly checksum: string;
+  readonly statements: readonly string[];
+}
+
+/** The numbered migrations of sql/ (NNN_name.sql), in order, split into statements. */
+export const loadMigrations = (dir = sqlDir): Migration[] =>
+  readdirSync(dir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort()
+    .map((f) => {
+      const text = readFileSync(join(dir, f), "utf8");
+      const statements = text
+        .split(/;\s*$/m)
+        .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+        .filter(Boolean);
+      return { name: f, checksum: createHash("sha256").update(text).digest("hex"), statements };
+    });
+
+export class MigrationError extends Error {
+  override readonly name = "MigrationError";
+}
+
+const validDb = (db: string) => {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(db)) throw new MigrationError(`not a database name: ${db}`);
+  return db;
+};
+
+/**
+ * Applies the migrations not yet applied to table set `db`, recording each in `db._migrations`.
+ * Idempotent; refuses a migration whose file changed after it was applied.
+ */
+export const migrate = async (
+  ch: ClickHouseClient,
+  db: string,
+  migrations = loadMigrations(),
+): Promise<string[]> => {
+  validDb(db);
+  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+  await ch.command({
+    query: `CREATE TABLE IF NOT EXISTS ${db}._migrations (name String, checksum String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY name`,
+  });
+  const rs = await ch.query({
+    query: `SELECT name, checksum FROM ${db}._migrations FINAL`,
+    format: "JSONEachRow",
+  });
+  const applied = new Map(
+    (await rs.json<{ name: string; checksum: string }>()).map((r) => [r.name, r.checksum]),
+  );
+  const done: string[] = [];
+  for (const m of migrations) {
+    const prior = applied.get(m.name);
+    if (prior === m.checksum) continue;
+    if (prior !== undefined)
+      throw new MigrationError(
+        `${m.name} changed after it was applied to ${db}; add a new migration instead`,
+      );
+    for (const s of m.statements) await ch.command({ query: s.replaceAll("{db}", db) });
+    await ch.insert({
+      table: `${db}._migrations`,
+      values: [{ name: m.name, checksum: m.checksum, applied_at: Date.now() }],
+      format: "JSONEachRow",
+    });
+    done.push(m.name);
+  }
+  return done;
+};

@@ -1,0 +1,54 @@
+import type { ClickHouseClient } from "@clickhouse/client";
+
+/**
+ * Table sets: every projection lives in a database `<base>_<n>`. The current set is a row of
+ * `<base>_meta.current_set`; a re-index fills a new set, then switches the row in one insert,
+ * which readers see atomically. Data teams query the current set's tables (or the views in
+ * `<base>`, which the switch repoints).
+ */
+export const metaDb = (base: string) => `${base}_meta`;
+export const setDb = (base: string, n: number) => `${base}_${n}`;
+
+export const ensureMeta = async (ch: ClickHouseClient, base: string) => {
+  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${metaDb(base)}` });
+  await ch.command({
+    query: `CREATE TABLE IF NOT EXISTS ${metaDb(base)}.current_set (name String, set UInt32, switched_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree(switched_at) ORDER BY name`,
+  });
+};
+
+/** The current table set number, or undefined before the first projection. */
+export const currentSet = async (
+  ch: ClickHouseClient,
+  base: string,
+): Promise<number | undefined> => {
+  await ensureMeta(ch, base);
+  const rs = await ch.query({
+    query: `SELECT argMax(set, switched_at) AS set, count() AS n FROM ${metaDb(base)}.current_set WHERE name = 'current'`,
+    format: "JSONEachRow",
+  });
+  const [row] = await rs.json<{ set: number; n: string | number }>();
+  return row && Number(row.n) > 0 ? Number(row.set) : undefined;
+};
+
+export const switchSet = async (ch: ClickHouseClient, base: string, set: number) => {
+  await ensureMeta(ch, base);
+  await ch.insert({
+    table: `${metaDb(base)}.current_set`,
+    values: [{ name: "current", set, switched_at: Date.now() }],
+    format: "JSONEachRow",
+  });
+};
+
+/** Views `<base>.<table>` over the current set, for SQL users. */
+export const repointViews = async (
+  ch: ClickHouseClient,
+  base: string,
+  set: number,
+  tables: readonly string[],
+) => {
+  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${base}` });
+  for (const t of tables)
+    await ch.command({
+      query: `CREATE OR REPLACE VIEW ${base}.${t} AS SELECT * FROM ${setDb(base, set)}.${t}`,
+    });
+};
