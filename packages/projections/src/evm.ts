@@ -6,6 +6,7 @@ import {
   type TokenStandard,
   words,
   wordToAddress,
+  ZERO_ADDRESS,
 } from "@explorer/raw-block";
 import { arr, blockTime, chTime, obj, str } from "./context.ts";
 
@@ -231,7 +232,8 @@ export const projectTokenState = (raw: RawBlockV1) => {
       token_inventory.push({
         contract,
         token_id: tokenId,
-        owner: n.owner ?? "",
+        // Burned: ownerOf reverts (null) or, in some contracts, answers the zero address.
+        owner: !n.owner || n.owner === ZERO_ADDRESS ? "" : n.owner,
         token_uri: n.tokenURI ?? "",
         height: raw.height,
         time,

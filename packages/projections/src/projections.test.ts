@@ -1,0 +1,209 @@
+import type { RawBlockV1 } from "@explorer/raw-block";
+import { describe, expect, it } from "vitest";
+import { blockRecord, projectBlock } from "./blocks.ts";
+import { projectContracts, projectTokenState, projectTokenTransfers } from "./evm.ts";
+import { recordedBlocks, recordedScenario } from "./fixtures.ts";
+import { projectRawBlock } from "./index.ts";
+import { projectTxs } from "./txs.ts";
+import { consAddress, projectValidators } from "./validators.ts";
+
+const blocks = recordedBlocks();
+const scenario = recordedScenario();
+const ctx = { prefix: "cosmos", nativeDenoms: ["atest"], txsBefore: 0 };
+const at = (label: string): RawBlockV1 => {
+  const s = scenario.sent.find((x) => x.label === label);
+  if (!s) throw new Error(`no scenario tx ${label}`);
+  return blocks.find((b) => b.height === s.height)!;
+};
+const hashOf = (label: string) => scenario.sent.find((x) => x.label === label)!.hash;
+
+describe("projections are pure", () => {
+  it("give the same rows, byte for byte, every time", () => {
+    for (const b of blocks)
+      expect(JSON.stringify(projectRawBlock(b, ctx))).toBe(
+        JSON.stringify(projectRawBlock(structuredClone(b), ctx)),
+      );
+  });
+});
+
+describe("blocks", () => {
+  it("carry the SPEC Block record", () => {
+    const b = blocks.at(-1)!;
+    const r = blockRecord(b);
+    expect(r.height).toBe(b.height);
+    expect(r.block_hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(r.last_block_hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(r.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(r.version.block).toBe("11");
+    expect(r.evm?.number).toBe(`0x${b.height.toString(16)}`);
+    expect(r.sigs.length).toBeGreaterThan(0);
+    expect(typeof r.sigs[0]!.signed).toBe("boolean");
+    expect(typeof r.block_size).toBe("string");
+  });
+  it("give the first block an empty last_block_hash", () => {
+    expect(blockRecord(blocks.find((b) => b.height === 1)!).last_block_hash).toBe("");
+  });
+  it("record who signed the previous block, absent validators included", () => {
+    const b = at("slashing unjail too early");
+    const sigs = projectBlock(b, ctx).validator_signatures;
+    expect(
+      sigs.every((s) => s.height === b.height - 1 && /^[0-9A-F]{40}$/.test(s.cons_address)),
+    ).toBe(true);
+    expect(sigs.some((s) => s.signed === 0)).toBe(true); // val1's node was down
+  });
+});
+
+describe("transactions", () => {
+  it("a Cosmos tx: hash, messages, fee, code, logs by message", () => {
+    const b = at("bank send");
+    const { txs, tx_lookup } = projectTxs(b, ctx);
+    const row = txs.find((t) => t.txhash === hashOf("bank send"))!;
+    const r = JSON.parse(row.record);
+    expect(r.txhash).toBe(hashOf("bank send"));
+    expect(r.body.messages[0]["@type"]).toBe("/cosmos.bank.v1beta1.MsgSend");
+    expect(r.auth_info.fee.gas_limit).toBe("400000");
+    expect(r.code).toBe(0);
+    expect(r.isEVM).toBe(false);
+    expect(typeof r.height).toBe("number");
+    expect(r.logs[0].msg_index).toBe(0);
+    expect(r.logs[0].events.some((e: { type: string }) => e.type === "transfer")).toBe(true);
+    expect(r.addresses.some((a: string) => a.startsWith("cosmos1"))).toBe(true);
+    expect(r.addresses.some((a: string) => a.startsWith("0x"))).toBe(true);
+    expect(tx_lookup).toEqual(
+      expect.arrayContaining([
+        { key: `h:${row.txhash}`, height: b.height, idx: row.idx },
+        { key: "m:/cosmos.bank.v1beta1.MsgSend", height: b.height, idx: row.idx },
+      ]),
+    );
+  });
+
+  it("an EVM tx: the SPEC's EVM message shape and its EVM hash", () => {
+    const b = at("evm EIP-1559 value transfer");
+    const evmHash = hashOf("evm EIP-1559 value transfer");
+    const row = projectTxs(b, ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
+    const r = JSON.parse(row.record);
+    expect(r.isEVM).toBe(true);
+    expect(r.evm_txhashes).toEqual([evmHash]);
+    const m = r.body.messages[0];
+    expect(m["@type"]).toBe("/cosmos.evm.vm.v1.MsgEthereumTx");
+    expect(m.hash).toBe(evmHash);
+    expect(typeof m.size).toBe("number");
+    expect(m.data["@type"]).toBe("/cosmos.evm.vm.v1.DynamicFeeTx");
+    expect(m.data.value).toBe("2000000000000000000");
+    for (const k of [
+      "chain_id",
+      "nonce",
+      "gas_tip_cap",
+      "gas_fee_cap",
+      "gas",
+      "to",
+      "value",
+      "v",
+      "r",
+      "s",
+      "from",
+      "base_fee_per_gas",
+    ])
+      expect(typeof m.data[k]).toBe("string");
+    expect(m.data.chain_id).toBe("262144");
+  });
+
+  it("a reverted EVM tx has code 1 (receipt status 0), a failed Cosmos tx its own code", () => {
+    const reverted = projectTxs(at("evm reverted call (reason)"), ctx).txs.find((t) =>
+      t.evm_hashes.includes(hashOf("evm reverted call (reason)")),
+    )!;
+    expect(reverted.code).toBe(1);
+    const failed = projectTxs(at("bank send beyond balance"), ctx).txs.find(
+      (t) => t.txhash === hashOf("bank send beyond balance"),
+    )!;
+    expect(failed.code).toBe(5);
+  });
+});
+
+describe("EVM projections", () => {
+  it("CFC-20 transfers with exact values, CFC-721 with token ids, ERC-1155 batches item by item", () => {
+    const erc20 = projectTokenTransfers(at("erc20 transfer")).token_transfers;
+    expect(erc20).toEqual([
+      expect.objectContaining({
+        token_type: "CFC-20",
+        value: "1000000000000000000000",
+        token_id: "",
+      }),
+    ]);
+    const erc721 = projectTokenTransfers(at("erc721 transferFrom")).token_transfers;
+    expect(erc721).toEqual([
+      expect.objectContaining({ token_type: "CFC-721", value: "1", token_id: "1" }),
+    ]);
+    const batch = projectTokenTransfers(at("erc1155 safeBatchTransferFrom")).token_transfers;
+    expect(batch.map((t) => [t.sub, t.token_id, t.value])).toEqual([
+      [0, "1", "5"],
+      [1, "2", "1"],
+    ]);
+  });
+
+  it("holder balances are the token's own balanceOf, also for the silent airdrop", () => {
+    const fot = scenario.contracts.FeeToken!.toLowerCase();
+    const rows = projectTokenState(
+      at("fee-token airdrop (mint without Transfer)"),
+    ).token_holders.filter((h) => h.contract === fot);
+    expect(
+      rows.find((h) => h.holder === "0xb6508e66fe5f1eb2f67a10bf54b5e651bf894a12")?.balance,
+    ).toBe("104000000000000000000");
+  });
+
+  it("inventory follows owners and tokenURIs, and empties the owner of a burned token", () => {
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const minted = projectTokenState(at("erc721 mint (data: URI)")).token_inventory.find(
+      (i) => i.contract === nft && i.token_id === "1",
+    )!;
+    expect(minted.token_uri).toMatch(/^data:application\/json;base64,/);
+    expect(minted.owner).toBe("0xc989344de810f6e670238939360f27ddc6c71996");
+    const burned = projectTokenState(at("erc721 burn")).token_inventory.find(
+      (i) => i.contract === nft && i.token_id === "4",
+    )!;
+    expect(burned.owner).toBe("");
+    const changed = projectTokenState(
+      at("erc721 setTokenURI (metadata changes)"),
+    ).token_inventory.find((i) => i.contract === nft && i.token_id === "2")!;
+    expect(changed.token_uri).toMatch(/-v2\/2\.json$/);
+  });
+
+  it("contracts made by contracts, with their creator", () => {
+    const { contracts } = projectContracts(at("evm contract creates contract (CREATE)"));
+    expect(contracts).toEqual([
+      expect.objectContaining({
+        creator: scenario.contracts.Factory!.toLowerCase(),
+        token_type: "",
+      }),
+    ]);
+    const token = projectContracts(at("erc20 deploy TestToken (constructor args)")).contracts[0]!;
+    expect(token).toMatchObject({
+      token_type: "CFC-20",
+      name: "Scenario Token",
+      symbol: "SCN",
+      decimals: 18,
+      total_supply: "1000000000000000000000000",
+    });
+  });
+});
+
+describe("validators", () => {
+  it("rows for the whole set whenever the block carries it, with consensus addresses matching the commits", () => {
+    const genesis = blocks.find((b) => b.height === 1)!;
+    const { validators } = projectValidators(genesis, ctx);
+    expect(validators.length).toBeGreaterThan(0);
+    const proposers = new Set(
+      blocks.map(
+        (b) =>
+          (b.comet.block.block as { header: { proposer_address: string } }).header.proposer_address,
+      ),
+    );
+    expect(validators.some((v) => proposers.has(v.cons_address))).toBe(true);
+    expect(
+      consAddress({
+        "@type": "/cosmos.crypto.ed25519.PubKey",
+        key: Buffer.alloc(32).toString("base64"),
+      }),
+    ).toMatch(/^[0-9A-F]{40}$/);
+  });
+});
