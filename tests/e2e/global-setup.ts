@@ -1,13 +1,19 @@
+import { rmSync } from "node:fs";
 import type { Server } from "node:http";
+import { join } from "node:path";
 import {
   chainStart,
   chainStop,
+  endpoints,
   isNatsRunning,
   isNodeRunning,
   natsStart,
   natsStop,
+  nodePorts,
+  runDir,
 } from "@explorer/infra";
 import type { TestProject } from "vitest/node";
+import { runIngester } from "../lib/ingester-process.ts";
 import { configFromEnv } from "../scenario/context.ts";
 import { startMetadataServer } from "../scenario/metadata-server.ts";
 import { runScenario, type ScenarioResult } from "../scenario/run.ts";
@@ -16,6 +22,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     scenario: ScenarioResult;
     natsUrl: string;
+    /** An embedded raw-block log holding heights 1 … scenario.toHeight, made by the ingester. */
+    logDir: string;
   }
 }
 
@@ -44,6 +52,26 @@ export default async function setup(project: TestProject) {
   );
   project.provide("scenario", scenario);
   project.provide("natsUrl", natsUrl);
+  const logDir = join(runDir(), "e2e", "log");
+  rmSync(logDir, { recursive: true, force: true });
+  const e = endpoints(nodePorts(0));
+  const t1 = Date.now();
+  const output: string[] = [];
+  const code = await runIngester(
+    {
+      COMET_RPC_URL: e.cometRpc,
+      COSMOS_REST_URL: e.rest,
+      EVM_RPC_URL: e.evmRpc,
+      LOG_DIR: logDir,
+      STOP_HEIGHT: String(scenario.toHeight),
+    },
+    (l) => output.push(l),
+  );
+  if (code !== 0) throw new Error(`the ingester failed (${code}):\n${output.join("")}`);
+  log(
+    `ingested heights 1..${scenario.toHeight} into ${logDir} (${Math.round((Date.now() - t1) / 1000)} s)`,
+  );
+  project.provide("logDir", logDir);
   return async () => {
     metadata?.close();
     if (process.env.EXPLORER_KEEP_CHAIN === "1") return;

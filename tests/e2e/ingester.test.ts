@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { endpoints, nodePorts, referenceChain } from "@explorer/infra";
 import {
   decodeRecord,
@@ -46,15 +43,11 @@ const readAll = async (log: RawLog) => {
 let clean: Awaited<ReturnType<typeof readAll>>;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "ingest-clean-"));
-  const code = await runIngester({ ...nodeEnv, LOG_DIR: dir, STOP_HEIGHT: String(stop) }, (l) =>
-    output.push(l),
-  );
-  expect(code, output.join("")).toBe(0);
-  const log = EmbeddedLog.open({ dir });
+  // The clean run: global setup ingested the scenario's heights into this log.
+  const log = EmbeddedLog.open({ dir: inject("logDir") });
   clean = await readAll(log);
   await log.close();
-}, 600_000);
+});
 
 describe("ingester: clean run", () => {
   it("holds every height from 1 to the end of the scenario, once, in order", () => {

@@ -16,5 +16,9 @@ export const ProjectorConfig = Config.all({
   nativeDenoms: Config.String("NATIVE_DENOMS").pipe(Config.withDefault("atest")),
   batchBlocks: Config.Int("BATCH_BLOCKS").pipe(Config.withDefault(500)),
   batchIdleMs: Config.Int("BATCH_IDLE_MS").pipe(Config.withDefault(100)),
+  /** Keep following the log (default), or stop at its end. */
+  follow: Config.Boolean("FOLLOW").pipe(Config.withDefault(true)),
+  /** Replay the whole log again into the current set, ignoring the recorded progress. */
+  fromStart: Config.Boolean("FROM_START").pipe(Config.withDefault(false)),
   metricsPort: Config.Int("PROJECTOR_METRICS_PORT").pipe(Config.withDefault(0)),
 });

@@ -1,5 +1,14 @@
+export * from "./checksums.ts";
 export * from "./config.ts";
-export { follow, Log, metrics, ProjectorLive, reindexProgram, Store } from "./main.ts";
+export {
+  checksumsProgram,
+  follow,
+  Log,
+  metrics,
+  ProjectorLive,
+  reindexProgram,
+  Store,
+} from "./main.ts";
 export * from "./project.ts";
 export * from "./reindex.ts";
 export * from "./table-set.ts";

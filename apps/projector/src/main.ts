@@ -4,6 +4,7 @@ import { openLog, type RawLog } from "@explorer/raw-log";
 import { LoggingLive, runMain } from "@explorer/service";
 import { currentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Context, Effect, Layer, Metric, Schedule } from "effect";
+import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
 import { projectLog } from "./project.ts";
 import { reindex } from "./reindex.ts";
@@ -62,13 +63,15 @@ export const follow = Effect.gen(function* () {
     batchBlocks: cfg.batchBlocks,
     batchIdleMs: cfg.batchIdleMs,
   };
+  let fromStart = cfg.fromStart;
   for (;;) {
     const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
     yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
     yield* Effect.tryPromise((signal) =>
       projectLog(ch, db, log, {
         ...options,
-        follow: true,
+        follow: cfg.follow,
+        fromStart,
         signal,
         onProjected: (p, n) => {
           Effect.runSync(
@@ -93,7 +96,19 @@ export const follow = Effect.gen(function* () {
         ),
       }),
     );
+    fromStart = false;
+    if (!cfg.follow && (yield* Effect.tryPromise(() => currentSet(ch, cfg.storeDb))) === set)
+      return;
   }
+});
+
+/** Prints each table's row count and content checksum (after collapsing replayed rows), as JSON. */
+export const checksumsProgram = Effect.gen(function* () {
+  const cfg = yield* ProjectorConfig;
+  const ch = yield* Store;
+  const { db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
+  const sums = yield* Effect.tryPromise(() => checksums(ch, db));
+  process.stdout.write(`${JSON.stringify(sums)}\n`);
 });
 
 export const ProjectorLive = Layer.mergeAll(Store.layer, Log.layer);
@@ -113,6 +128,11 @@ export const reindexProgram = Effect.gen(function* () {
 });
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const program = process.argv[2] === "reindex" ? reindexProgram : follow;
+  const program =
+    process.argv[2] === "reindex"
+      ? reindexProgram
+      : process.argv[2] === "checksums"
+        ? checksumsProgram
+        : follow;
   runMain(program.pipe(Effect.provide(ProjectorLive), Effect.provide(LoggingLive)));
 }

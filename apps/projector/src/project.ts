@@ -14,6 +14,8 @@ export interface ProjectOptions {
   readonly signal?: AbortSignal;
   /** Told after each batch: everything up to this height is in the tables. */
   readonly onProjected?: (p: Progress, blocks: number) => void;
+  /** Ignore the recorded progress and replay the whole log (rows already there collapse). */
+  readonly fromStart?: boolean;
   /** Asked between batches: stop (to switch table sets, say). */
   readonly shouldStop?: () => Promise<boolean>;
 }
@@ -45,7 +47,7 @@ export const projectLog = async (
   log: RawLog,
   o: ProjectOptions,
 ): Promise<Progress> => {
-  const from = await readProgress(ch, db);
+  const from = o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db);
   const writer = new BatchWriter(ch, db, { prefix: o.prefix, nativeDenoms: o.nativeDenoms }, from);
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
   const it = log.read(start, { follow: o.follow, signal: o.signal })[Symbol.asyncIterator]();

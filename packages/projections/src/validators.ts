@@ -1,17 +1,6 @@
-import { createHash } from "node:crypto";
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
-import type { RawBlockV1 } from "@explorer/raw-block";
+import { consAddress, type RawBlockV1 } from "@explorer/raw-block";
 import { obj, type ProjectionContext, str } from "./context.ts";
-
-/** Consensus address (uppercase hex, as in commits) of an ed25519 consensus key (base64). */
-export const consAddress = (pubkey: { "@type"?: string; key?: string }): string => {
-  const key = Buffer.from(pubkey.key ?? "", "base64");
-  if ((pubkey["@type"] ?? "").includes("secp256k1")) {
-    const sha = createHash("sha256").update(key).digest();
-    return createHash("ripemd160").update(sha).digest("hex").toUpperCase();
-  }
-  return createHash("sha256").update(key).digest("hex").slice(0, 40).toUpperCase();
-};
 
 /** Validator rows whenever the RawBlock carries the validator set (it does when anything changed). */
 export const projectValidators = (raw: RawBlockV1, ctx: ProjectionContext) => {
@@ -30,3 +19,5 @@ export const projectValidators = (raw: RawBlockV1, ctx: ProjectionContext) => {
   });
   return { validators };
 };
+
+export { consAddress };

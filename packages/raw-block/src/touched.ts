@@ -1,4 +1,5 @@
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
+import { valconsToHex } from "./consensus.ts";
 import {
   hexToBigInt,
   looksLikeAddress,
@@ -23,6 +24,8 @@ export interface Touched {
   readonly accounts: string[];
   /** Whether to read the whole validator set at H. */
   readonly validatorsChanged: boolean;
+  /** Consensus addresses (hex) of validators slashed at H: their delegators' balances changed. */
+  readonly slashed: string[];
   /** Contracts created at H. */
   readonly created: { address: string; creator: string; txHash: string; input: string }[];
   /** Token contracts touched at H and what to read of each. */
@@ -220,7 +223,28 @@ export const touched = (b: Block, prefix: string): Touched => {
       }
     }
   }
-  return { accounts: [...accounts].sort(), validatorsChanged, created, tokens };
+  const slashed = events
+    .filter((e) => str(e.type) === "slash")
+    .flatMap((e) =>
+      arr(e.attributes)
+        .map(obj)
+        .filter((a) => str(a.key) === "address"),
+    )
+    .map((a) => {
+      try {
+        return valconsToHex(str(a.value));
+      } catch {
+        return "";
+      }
+    })
+    .filter(Boolean);
+  return {
+    accounts: [...accounts].sort(),
+    validatorsChanged,
+    slashed: [...new Set(slashed)].sort(),
+    created,
+    tokens,
+  };
 };
 
 /** A call into a contract with address-like or small-integer arguments: maybe a token whose state changed silently. */

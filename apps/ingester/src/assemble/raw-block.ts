@@ -1,5 +1,6 @@
 import {
   type AccountState,
+  consAddress,
   type JsonObject,
   RAW_BLOCK_VERSION,
   type RawBlockV1,
@@ -74,11 +75,24 @@ export const assembleRawBlock = async (
     r.prefix,
   );
 
-  // Phase 2: the state of what it touched.
+  // Phase 2: the state of what it touched. A slash changes the balances of the validator's
+  // delegators without touching them: they are read too.
+  const validatorSet =
+    t.validatorsChanged || opts.readValidators || t.slashed.length > 0
+      ? await r.rest.validators(h)
+      : null;
+  const slashedOperators = (validatorSet ?? [])
+    .filter((v) =>
+      t.slashed.includes(consAddress(v.consensus_pubkey as { "@type"?: string; key?: string })),
+    )
+    .map((v) => String(v.operator_address));
+  const delegators = (
+    await Promise.all(slashedOperators.map((op) => r.rest.validatorDelegators(op, h)))
+  ).flat();
+  const accountList = [...new Set([...t.accounts, ...delegators])].sort();
   const tokenAddresses = [...t.tokens.keys()].sort();
-  const [accounts, validatorSet, contracts, tokenStates] = await Promise.all([
-    mapLimit(t.accounts, 8, (a) => r.rest.account(a, h)),
-    t.validatorsChanged || opts.readValidators ? r.rest.validators(h) : Promise.resolve(null),
+  const [accounts, contracts, tokenStates] = await Promise.all([
+    mapLimit(accountList, 8, (a) => r.rest.account(a, h)),
     readContracts(r.evm, t.created, h),
     mapLimit(tokenAddresses, 8, (a) => readTokenState(r.evm, a, t.tokens.get(a)!, h)),
   ]);
@@ -92,7 +106,7 @@ export const assembleRawBlock = async (
     txs,
     evm: { block: evmBlock, receipts, traces },
     state: {
-      accounts: sorted<AccountState>(t.accounts.map((a, i) => [a, accounts[i]!] as const)),
+      accounts: sorted<AccountState>(accountList.map((a, i) => [a, accounts[i]!] as const)),
       validators: validatorSet,
       ...chain,
     },

@@ -69,6 +69,31 @@ export class RestReader {
 
   validators = (h: number) => this.all("/cosmos/staking/v1beta1/validators", "validators", h);
 
+  /** Accounts delegating to, or unbonding from, a validator at h. */
+  async validatorDelegators(operator: string, h: number): Promise<string[]> {
+    const [d, u] = await Promise.all([
+      this.all(
+        `/cosmos/staking/v1beta1/validators/${operator}/delegations`,
+        "delegation_responses",
+        h,
+      ),
+      this.all(
+        `/cosmos/staking/v1beta1/validators/${operator}/unbonding_delegations`,
+        "unbonding_responses",
+        h,
+      ),
+    ]);
+    const addrs = [
+      ...d.map((x) =>
+        String(
+          (x.delegation as { delegator_address?: string } | undefined)?.delegator_address ?? "",
+        ),
+      ),
+      ...u.map((x) => String(x.delegator_address ?? "")),
+    ];
+    return [...new Set(addrs.filter(Boolean))];
+  }
+
   async chainState(h: number) {
     const [supply, pool, inflation, community] = await Promise.all([
       this.all("/cosmos/bank/v1beta1/supply", "supply", h) as Promise<unknown> as Promise<Coin[]>,

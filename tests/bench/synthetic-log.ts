@@ -1,0 +1,98 @@
+import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
+
+/**
+ * A large log built from real blocks: the RawBlocks recorded from the reference chain are merged
+ * into one dense template block (every tx, result, EVM tx, receipt, trace and state read of them),
+ * then copied at new heights with rewritten block hashes, tx bytes (so CometBFT hashes differ) and
+ * EVM hashes. The copies keep every field the projections read.
+ */
+const arr = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
+const obj = (v: Json | undefined): JsonObject =>
+  v && typeof v === "object" && !Array.isArray(v) ? v : {};
+
+export const denseTemplate = (blocks: RawBlockV1[]): RawBlockV1 => {
+  const last = blocks.at(-1)!;
+  const txsB64: Json[] = [];
+  const results: Json[] = [];
+  const nodeTxs: JsonObject[] = [];
+  const evmTxs: Json[] = [];
+  const receipts: JsonObject[] = [];
+  const traces: JsonObject[] = [];
+  let logIndex = 0;
+  for (const b of blocks) {
+    txsB64.push(...arr(obj(obj(b.comet.block.block).data).txs));
+    results.push(...arr(b.comet.blockResults.txs_results));
+    nodeTxs.push(...b.txs);
+    for (const [i, t] of arr(b.evm.block?.transactions).entries()) {
+      evmTxs.push({ ...obj(t), transactionIndex: `0x${(evmTxs.length).toString(16)}` });
+      const r = obj(b.evm.receipts[i]);
+      receipts.push({
+        ...r,
+        transactionIndex: `0x${(receipts.length).toString(16)}`,
+        logs: arr(r.logs).map((l) => ({ ...obj(l), logIndex: `0x${(logIndex++).toString(16)}` })),
+      });
+      traces.push(obj(b.evm.traces?.[i]));
+    }
+  }
+  const block = obj(last.comet.block.block);
+  return {
+    ...last,
+    comet: {
+      ...last.comet,
+      block: {
+        ...last.comet.block,
+        block: { ...block, data: { ...obj(block.data), txs: txsB64 } },
+      },
+      blockResults: { ...last.comet.blockResults, txs_results: results },
+    },
+    txs: nodeTxs,
+    evm: { block: { ...obj(last.evm.block), transactions: evmTxs }, receipts, traces },
+    state: {
+      ...last.state,
+      accounts: Object.assign({}, ...blocks.map((b) => b.state.accounts)),
+      validators: null,
+    },
+    contracts: [],
+    tokens: Object.assign({}, ...blocks.map((b) => b.tokens)),
+  };
+};
+
+const rewriteHash = (hash: string, n: number): string =>
+  `${hash.slice(0, -12)}${n.toString(16).padStart(12, "0")}`;
+
+/** The template at height h: new block hash, tx bytes and EVM hashes; everything else as recorded. */
+export const copyAt = (template: RawBlockV1, h: number): RawBlockV1 => {
+  const json = JSON.stringify(template);
+  const t = JSON.parse(json) as RawBlockV1;
+  const block = obj(t.comet.block.block);
+  const header = obj(block.header);
+  header.height = String(h);
+  (t.comet.block.block_id as JsonObject).hash = rewriteHash(
+    String(obj(t.comet.block.block_id).hash),
+    h,
+  );
+  obj(block.data).txs = arr(obj(block.data).txs).map((b64, i) =>
+    Buffer.concat([Buffer.from(String(b64), "base64"), Buffer.from(`${h}:${i}`)]).toString(
+      "base64",
+    ),
+  );
+  const hashes = new Map<string, string>();
+  for (const [i, tx] of arr(t.evm.block?.transactions).entries()) {
+    const o = obj(tx);
+    const old = String(o.hash);
+    const next = rewriteHash(old, h * 1000 + i);
+    hashes.set(old, next);
+    o.hash = next;
+    o.blockNumber = `0x${h.toString(16)}`;
+  }
+  for (const r of t.evm.receipts) {
+    r.transactionHash = hashes.get(String(r.transactionHash)) ?? String(r.transactionHash);
+    r.blockNumber = `0x${h.toString(16)}`;
+  }
+  for (const n of t.txs)
+    for (const m of arr(obj(n.body).messages).map(obj))
+      if (typeof m.hash === "string") m.hash = hashes.get(m.hash) ?? m.hash;
+  const evm = obj(t.evm.block);
+  evm.number = `0x${h.toString(16)}`;
+  return { ...t, height: h };
+};

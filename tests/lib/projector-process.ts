@@ -1,0 +1,36 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { exited } from "./ingester-process.ts";
+
+const main = fileURLToPath(new URL("../../apps/projector/src/main.ts", import.meta.url));
+
+/** Starts the projector as its own process, with settings as environment (and an optional subcommand). */
+export const startProjector = (
+  env: Record<string, string>,
+  args: string[] = [],
+  logTo?: (l: string) => void,
+): ChildProcess => {
+  const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stderr?.on("data", (d: Buffer) => logTo?.(d.toString()));
+  return child;
+};
+
+export const runProjector = async (env: Record<string, string>, logTo?: (l: string) => void) =>
+  exited(startProjector({ FOLLOW: "false", ...env }, [], logTo));
+
+/** Table checksums of a store, computed by the projector's `checksums` command. */
+export const storeChecksums = async (
+  storeUrl: string,
+): Promise<Record<string, { rows: string; sum: string }>> => {
+  const child = startProjector({ STORE_URL: storeUrl }, ["checksums"]);
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  const code = await exited(child);
+  if (code !== 0) throw new Error(`checksums failed with ${code}`);
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+};
