@@ -51,18 +51,29 @@ export const projectLog = async (
   const writer = new BatchWriter(ch, db, { prefix: o.prefix, nativeDenoms: o.nativeDenoms }, from);
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
   const it = log.read(start, { follow: o.follow, signal: o.signal })[Symbol.asyncIterator]();
-  const flush = async () => {
-    const blocks = writer.pending;
-    const p = await writer.flush();
-    o.onProjected?.(p, blocks);
-    return p;
+  // One batch is written while the next is decoded and projected: at most one write in flight,
+  // and writes stay in order (each batch's tables, then its progress row).
+  let inflight: Promise<Progress> = Promise.resolve(from);
+  const flush = async (): Promise<Progress> => {
+    await inflight;
+    const batch = writer.take();
+    inflight = writer.write(batch).then((p) => {
+      o.onProjected?.(p, batch.blocks);
+      return p;
+    });
+    inflight.catch(() => {}); // surfaced by the next await
+    return batch.progress;
+  };
+  const settled = async () => {
+    await flush();
+    return inflight;
   };
   let pending: Promise<IteratorResult<LogEntry>> | undefined;
   for (;;) {
     pending ??= it.next();
     const r = writer.pending > 0 ? await nextOr(pending, o.batchIdleMs) : await pending;
     if (r === "idle") {
-      await flush();
+      await settled();
       if (await o.shouldStop?.()) break;
       continue;
     }
@@ -73,11 +84,9 @@ export const projectLog = async (
     writer.add(e);
     if (writer.pending >= o.batchBlocks) {
       await flush();
-      if (await o.shouldStop?.()) break;
+      if (o.shouldStop && (await inflight, await o.shouldStop())) break;
     }
   }
   await it.return?.();
-  return writer.pending > 0 || writer.height !== from.height
-    ? flush()
-    : { height: writer.height, txsTotal: from.txsTotal };
+  return settled();
 };

@@ -91,23 +91,46 @@ export class BatchWriter {
     }
   }
 
-  /** Writes the batch and then the progress; returns the height now fully projected. */
-  async flush(): Promise<Progress> {
+  /** Takes the batch so far (and starts a new one), for `write`. */
+  take(): Batch {
+    const batch = {
+      rows: this.rows,
+      progress: { height: this.lastHeight, txsTotal: this.txsTotal },
+      blocks: this.blocks,
+    };
+    this.rows = new Map();
+    this.blocks = 0;
+    return batch;
+  }
+
+  /** Writes a batch: every table's rows, then the progress row. */
+  async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
-      const values = this.rows.get(table);
+      const values = batch.rows.get(table);
       if (values && values.length > 0) {
         await this.ch.insert({ table: `${this.db}.${table}`, values, format: "JSONEachRow" });
       }
     }
     await this.ch.insert({
       table: `${this.db}.progress`,
-      values: [{ name: "projector", height: this.lastHeight, txs_total: this.txsTotal }],
+      values: [
+        { name: "projector", height: batch.progress.height, txs_total: batch.progress.txsTotal },
+      ],
       format: "JSONEachRow",
     });
-    this.rows = new Map();
-    this.blocks = 0;
-    return { height: this.lastHeight, txsTotal: this.txsTotal };
+    return batch.progress;
   }
+
+  /** Writes the batch so far; returns the height now fully projected. */
+  flush(): Promise<Progress> {
+    return this.write(this.take());
+  }
+}
+
+export interface Batch {
+  readonly rows: Map<string, object[]>;
+  readonly progress: Progress;
+  readonly blocks: number;
 }
 
 export const readProgress = async (ch: ClickHouseClient, db: string): Promise<Progress> => {

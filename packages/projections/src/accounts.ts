@@ -1,6 +1,5 @@
-import { fromBech32 } from "@cosmjs/encoding";
 import type { RawBlockV1 } from "@explorer/raw-block";
-import { getAddress } from "ethers";
+import { bech32ToHexLower, checksummed } from "./address-cache.ts";
 import { blockTime, chTime, obj, type ProjectionContext, str } from "./context.ts";
 
 export interface AddressRow {
@@ -17,8 +16,7 @@ export interface AddressRow {
   sequence: string;
 }
 
-export const evmForm = (bech32: string): string =>
-  getAddress(`0x${Buffer.from(fromBech32(bech32, 1023).data).toString("hex")}`);
+export const evmForm = (bech32: string): string => checksummed(bech32ToHexLower(bech32) ?? "");
 
 /** Account state rows for every account touched at H, with native balances for the rich list. */
 export const projectAccounts = (raw: RawBlockV1, ctx: ProjectionContext) => {

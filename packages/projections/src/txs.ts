@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { fromBech32, toBech32 } from "@cosmjs/encoding";
 import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
-import { getAddress } from "ethers";
+import { bech32ToHexLower, hexToBech32 } from "./address-cache.ts";
 import { arr, blockTime, chTime, hexToDec, obj, type ProjectionContext, str } from "./context.ts";
 
 export interface TxRow {
@@ -30,33 +29,34 @@ export const txHashOf = (base64: string): string =>
 const MSG_ETHEREUM_TX = /\.MsgEthereumTx$/;
 const ACCOUNT = (prefix: string) => new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38}$`);
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const ZERO = /^0x0{40}$/;
 
-const strings = function* (v: Json | undefined): Generator<string> {
-  if (typeof v === "string") yield v;
-  else if (Array.isArray(v)) for (const x of v) yield* strings(x);
-  else if (v && typeof v === "object") for (const x of Object.values(v)) yield* strings(x);
+/** Calls f on every string inside a JSON value. */
+const eachString = (v: Json | undefined, f: (s: string) => void): void => {
+  if (typeof v === "string") f(v);
+  else if (Array.isArray(v)) for (const x of v) eachString(x, f);
+  else if (v && typeof v === "object") for (const k in v) eachString(v[k], f);
 };
 
 /** Accounts involved in a tx, both forms: bech32 accounts and 0x addresses in its body and events. */
 const involved = (prefix: string, ...sources: Json[]): string[] => {
   const re = ACCOUNT(prefix);
+  const head = `${prefix}1`;
   const out = new Set<string>();
   for (const src of sources) {
-    for (const s of strings(src)) {
-      if (re.test(s)) {
-        out.add(s);
-        try {
-          out.add(
-            getAddress(`0x${Buffer.from(fromBech32(s, 1023).data).toString("hex")}`).toLowerCase(),
-          );
-        } catch {
-          // not a valid bech32 after all
+    eachString(src, (s) => {
+      if (s.length === head.length + 38 && s.startsWith(head) && re.test(s)) {
+        const hex = bech32ToHexLower(s);
+        if (hex) {
+          out.add(s);
+          out.add(hex);
         }
-      } else if (EVM_ADDRESS.test(s) && !/^0x0{40}$/.test(s)) {
-        out.add(s.toLowerCase());
-        out.add(toBech32(prefix, Buffer.from(s.slice(2), "hex")));
+      } else if (s.length === 42 && s.startsWith("0x") && EVM_ADDRESS.test(s) && !ZERO.test(s)) {
+        const hex = s.toLowerCase();
+        out.add(hex);
+        out.add(hexToBech32(prefix, hex));
       }
-    }
+    });
   }
   return [...out].sort();
 };
