@@ -84,7 +84,10 @@ export const projectLog = async (
     writer.add(e);
     if (writer.pending >= o.batchBlocks) {
       await flush();
-      if (o.shouldStop && (await inflight, await o.shouldStop())) break;
+      if (o.shouldStop) {
+        await inflight; // the switch check needs this batch written
+        if (await o.shouldStop()) break;
+      }
     }
   }
   await it.return?.();
