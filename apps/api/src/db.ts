@@ -1,0 +1,75 @@
+import type { ClickHouseClient } from "@clickhouse/client";
+import { currentSet, setDb } from "@explorer/store";
+import { Context, Effect } from "effect";
+import { NotFound, StoreFailure } from "./http/errors.ts";
+
+/** What the API reads: the current table set and how far it is projected. */
+export interface StoreState {
+  readonly db: string;
+  readonly height: number;
+  readonly txsTotal: number;
+}
+
+export interface DbShape {
+  /** The current set and projected height (cached briefly; refreshed when the projector moves). */
+  readonly state: Effect.Effect<StoreState, StoreFailure>;
+  /** Rows of a query with bound parameters; `{db}` in the SQL is the current table set. */
+  readonly query: <T>(
+    sql: string,
+    params?: Record<string, unknown>,
+  ) => Effect.Effect<T[], StoreFailure>;
+}
+
+export class Db extends Context.Service<Db, DbShape>()("api/Db") {}
+
+export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape => {
+  let cached: { at: number; value: Promise<StoreState> } | undefined;
+  const load = async (): Promise<StoreState> => {
+    const set = await currentSet(ch, base);
+    if (set === undefined) return { db: setDb(base, 1), height: 0, txsTotal: 0 };
+    const db = setDb(base, set);
+    const rs = await ch.query({
+      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t FROM ${db}.progress WHERE name = 'projector'`,
+      format: "JSONEachRow",
+    });
+    const [row] = await rs.json<{ h: string | number; t: string | number }>();
+    return { db, height: Number(row?.h ?? 0), txsTotal: Number(row?.t ?? 0) };
+  };
+  const state = Effect.tryPromise({
+    try: () => {
+      const now = Date.now();
+      if (!cached || now - cached.at > ttlMs) {
+        cached = { at: now, value: load() };
+        cached.value.catch(() => {
+          cached = undefined;
+        });
+      }
+      return cached.value;
+    },
+    catch: (cause) => new StoreFailure({ message: "cannot read the store's state", cause }),
+  });
+  const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
+    Effect.flatMap(state, (s) =>
+      Effect.tryPromise({
+        try: async () => {
+          const rs = await ch.query({
+            query: sql.replaceAll("{db}", s.db),
+            query_params: params,
+            format: "JSONEachRow",
+          });
+          return rs.json<T>();
+        },
+        catch: (cause) =>
+          new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
+      }),
+    );
+  return { state, query };
+};
+
+/** The first row, or NotFound. */
+export const one = <T>(rows: Effect.Effect<T[], StoreFailure>, what: string) =>
+  Effect.flatMap(rows, (r) =>
+    r[0] === undefined
+      ? Effect.fail(new NotFound({ message: `${what} not found` }))
+      : Effect.succeed(r[0]),
+  );

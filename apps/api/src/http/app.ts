@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import Router, { type RouterMiddleware } from "@koa/router";
+import { Cause, Context, type Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
+import Koa from "koa";
+import type { Db } from "../db.ts";
+import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
+
+const isApiError = (e: unknown): e is ApiError =>
+  e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
+
+import { RateLimiter } from "./rate-limit.ts";
+
+export interface ApiSettings {
+  readonly prefix: string;
+  /** Native coin symbol (lowercase) → denom. */
+  readonly nativeCoins: ReadonlyMap<string, string>;
+  readonly rateLimitPerMinute: number;
+  /** API key → requests per minute. */
+  readonly apiKeys: ReadonlyMap<string, number>;
+}
+
+export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
+
+export type Services = Db | Settings;
+export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
+export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
+
+/** Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). */
+export const parseApiKeys = (
+  value: Option.Option<Redacted.Redacted<string>>,
+  anonymous: number,
+): Map<string, number> => {
+  const out = new Map<string, number>();
+  if (Option.isNone(value)) return out;
+  for (const part of Redacted.value(value.value).split(",")) {
+    const [key, limit] = part.trim().split(":");
+    if (key) out.set(key, limit ? Number(limit) : anonymous * 10);
+  }
+  return out;
+};
+
+const log = (level: "info" | "error", fields: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), ...fields })}\n`);
+
+/**
+ * The Koa application: request ids, JSON errors `{error}` with a fitting status (never a stack
+ * trace), CORS (any origin, GET/OPTIONS, no credentials: the data is public), rate limits per IP
+ * and per API key, and the routes under /api/1.0. Handlers are effects run by one runtime.
+ */
+export const makeApp = (
+  runtime: Runtime,
+  settings: ApiSettings,
+  register: (router: Router, run: (h: Handler) => RouterMiddleware) => void,
+) => {
+  const app = new Koa();
+  const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
+
+  app.use(async (ctx, next) => {
+    const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
+    ctx.state.requestId = id;
+    ctx.set("x-request-id", id);
+    ctx.set("access-control-allow-origin", "*");
+    ctx.set("access-control-allow-headers", "authorization, content-type");
+    ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { error: `no such endpoint: ${ctx.method} ${ctx.path}` };
+      } else if (ctx.status === 405 && !ctx.body)
+        ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}` };
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status && status >= 400 && status < 500) {
+        ctx.status = status;
+        ctx.body = { error: (e as Error).message || "Invalid request" };
+      } else {
+        log("error", { requestId: id, path: ctx.path, error: String((e as Error)?.stack ?? e) });
+        ctx.status = 500;
+        ctx.body = { error: `internal error (request id ${id})` };
+      }
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.method === "OPTIONS") {
+      ctx.status = 204;
+      return;
+    }
+    const auth = ctx.get("authorization");
+    const key = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    if (auth && (!key || !settings.apiKeys.has(key))) {
+      ctx.status = 401;
+      ctx.body = { error: "unknown API key (Authorization: Bearer <key>)" };
+      return;
+    }
+    const verdict = limiter.take(key ?? `ip:${ctx.ip}`, key !== undefined);
+    ctx.set("x-ratelimit-limit", String(verdict.limit));
+    ctx.set("x-ratelimit-remaining", String(verdict.remaining));
+    if (!verdict.ok) {
+      ctx.set("retry-after", String(verdict.retryAfterS));
+      ctx.status = 429;
+      ctx.body = {
+        error: `rate limit of ${verdict.limit} requests per minute reached; retry in ${verdict.retryAfterS} s`,
+      };
+      return;
+    }
+    await next();
+  });
+
+  const run =
+    (h: Handler): RouterMiddleware =>
+    async (ctx) => {
+      const exit = await runtime.runPromiseExit(h(ctx));
+      if (Exit.isSuccess(exit)) {
+        ctx.body = exit.value;
+        return;
+      }
+      // Typed failures, and the same errors thrown by pure parsing inside a handler.
+      const failure = Cause.findErrorOption(exit.cause);
+      const thrown = Cause.squash(exit.cause);
+      const known = Option.isSome(failure)
+        ? failure.value
+        : isApiError(thrown)
+          ? thrown
+          : undefined;
+      if (known) {
+        const e = known;
+        ctx.status = statusOf(e);
+        if (ctx.status >= 500) {
+          log("error", {
+            requestId: ctx.state.requestId,
+            path: ctx.path,
+            error: e.message,
+            cause: String((e as { cause?: unknown }).cause),
+          });
+          ctx.body = { error: `internal error (request id ${ctx.state.requestId})` };
+        } else ctx.body = { error: e.message };
+        return;
+      }
+      throw thrown;
+    };
+
+  const router = new Router({ prefix: "/api/1.0" });
+  register(router, run);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+};

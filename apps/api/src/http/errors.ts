@@ -1,0 +1,18 @@
+import { Data } from "effect";
+
+/** A request the API refuses (400), with a message that says what was wrong. */
+export class BadRequest extends Data.TaggedError("BadRequest")<{ readonly message: string }> {}
+
+/** The record asked for does not exist (404). */
+export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {}
+
+/** The store failed: a real fault (500), logged with the request id. */
+export class StoreFailure extends Data.TaggedError("StoreFailure")<{
+  readonly message: string;
+  readonly cause: unknown;
+}> {}
+
+export type ApiError = BadRequest | NotFound | StoreFailure;
+
+export const statusOf = (e: ApiError): number =>
+  e._tag === "BadRequest" ? 400 : e._tag === "NotFound" ? 404 : 500;

@@ -1,0 +1,57 @@
+import { BadRequest } from "./errors.ts";
+import { int, type Query, str } from "./params.ts";
+
+/** Default and maximum page size of every list; deepest row a list pages to without filters. */
+export const LIMIT_DEFAULT = 10;
+export const LIMIT_MAX = 100;
+export const OFFSET_MAX = 100_000;
+
+export interface Page {
+  readonly page: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export interface Sort<F extends string> {
+  readonly field: F;
+  readonly desc: boolean;
+}
+
+export interface Envelope<T> {
+  readonly docs: T[];
+  readonly hasNext: boolean;
+  readonly limit: number;
+  readonly page: number;
+}
+
+/** `page` (1-based, default 1) and `limit` (default 10, at most 100). */
+export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page => {
+  const limit = int(q, "limit", { min: 1, max: LIMIT_MAX, def: LIMIT_DEFAULT })!;
+  const page = int(q, "page", { min: 1, def: 1 })!;
+  const offset = (page - 1) * limit;
+  if (offset > offsetMax)
+    throw new BadRequest({
+      message: `page ${page} is too deep for this list (at most ${offsetMax} rows in); narrow it with filters`,
+    });
+  return { page, limit, offset };
+};
+
+/** `sort`: a field of the list, `-` before it for descending. */
+export const sortOf = <F extends string>(q: Query, fields: readonly F[], def: Sort<F>): Sort<F> => {
+  const s = str(q, "sort");
+  if (!s) return def;
+  const desc = s.startsWith("-");
+  const name = desc ? s.slice(1) : s;
+  const field = fields.find((f) => f === name);
+  if (!field)
+    throw new BadRequest({ message: `cannot sort by ${name}; sortable: ${fields.join(", ")}` });
+  return { field, desc };
+};
+
+/** The envelope from limit+1 fetched rows (the extra one tells whether a next page exists). */
+export const envelope = <T>(rows: T[], p: Page): Envelope<T> => ({
+  docs: rows.slice(0, p.limit),
+  hasNext: rows.length > p.limit,
+  limit: p.limit,
+  page: p.page,
+});

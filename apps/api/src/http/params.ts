@@ -1,0 +1,133 @@
+import { fromBech32, toBech32 } from "@cosmjs/encoding";
+import { BadRequest } from "./errors.ts";
+
+/**
+ * Query parameter parsing: pure, each malformed value a BadRequest naming the parameter. Unknown
+ * parameter names are ignored (clients add cache busters); malformed known ones are refused.
+ */
+export type Query = Record<string, string | string[] | undefined>;
+
+const one = (q: Query, name: string): string | undefined => {
+  const v = q[name];
+  if (Array.isArray(v)) throw new BadRequest({ message: `${name} must be given once` });
+  return v === undefined || v === "" ? undefined : v;
+};
+
+/** A list: repeated (`?a=x&a=y`), comma-separated (`?a=x,y`) or JSON (`?a=["x","y"]`). */
+export const list = (q: Query, name: string, max = 100): string[] | undefined => {
+  const v = q[name];
+  if (v === undefined || v === "") return undefined;
+  const raw = Array.isArray(v) ? v : v.startsWith("[") ? parseJsonList(name, v) : v.split(",");
+  const items = raw.map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) return undefined;
+  if (items.length > max) throw new BadRequest({ message: `${name} takes at most ${max} values` });
+  return items;
+};
+
+const parseJsonList = (name: string, v: string): string[] => {
+  try {
+    const a = JSON.parse(v) as unknown;
+    if (Array.isArray(a) && a.every((x) => typeof x === "string")) return a;
+  } catch {
+    // fall through
+  }
+  throw new BadRequest({ message: `${name} must be a list of strings` });
+};
+
+export const str = (q: Query, name: string, maxLength = 200): string | undefined => {
+  const v = one(q, name);
+  if (v !== undefined && v.length > maxLength)
+    throw new BadRequest({ message: `${name} is too long (at most ${maxLength} characters)` });
+  return v;
+};
+
+export const int = (
+  q: Query,
+  name: string,
+  o: { min?: number; max?: number; def?: number } = {},
+): number | undefined => {
+  const v = one(q, name);
+  if (v === undefined) return o.def;
+  if (!/^\d{1,15}$/.test(v))
+    throw new BadRequest({ message: `${name} must be a non-negative integer` });
+  const n = Number(v);
+  if (o.min !== undefined && n < o.min)
+    throw new BadRequest({ message: `${name} must be at least ${o.min}` });
+  if (o.max !== undefined && n > o.max)
+    throw new BadRequest({ message: `${name} must be at most ${o.max}` });
+  return n;
+};
+
+export const bool = (q: Query, name: string): boolean | undefined => {
+  const v = one(q, name);
+  if (v === undefined) return undefined;
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw new BadRequest({ message: `${name} must be true or false` });
+};
+
+export const oneOf = <T extends string>(
+  q: Query,
+  name: string,
+  values: readonly T[],
+): T | undefined => {
+  const v = one(q, name);
+  if (v === undefined) return undefined;
+  const hit = values.find((x) => x.toLowerCase() === v.toLowerCase());
+  if (!hit) throw new BadRequest({ message: `${name} must be one of ${values.join(", ")}` });
+  return hit;
+};
+
+/** An account in either form → both forms (lowercase 0x, bech32). */
+export const accountForms = (
+  value: string,
+  prefix: string,
+  name = "address",
+): { evm: string; bech32: string } => {
+  if (/^0x[0-9a-fA-F]{40}$/.test(value)) {
+    const evm = value.toLowerCase();
+    return { evm, bech32: toBech32(prefix, Buffer.from(evm.slice(2), "hex")) };
+  }
+  try {
+    const d = fromBech32(value.toLowerCase(), 1023);
+    if (d.prefix === prefix && d.data.length === 20)
+      return { evm: `0x${Buffer.from(d.data).toString("hex")}`, bech32: value.toLowerCase() };
+  } catch {
+    // fall through
+  }
+  throw new BadRequest({ message: `${name} must be a ${prefix}1… or 0x… account address` });
+};
+
+export const validatorAddress = (value: string, prefix: string, name = "address"): string => {
+  try {
+    const d = fromBech32(value.toLowerCase(), 1023);
+    if (d.prefix === `${prefix}valoper`) return value.toLowerCase();
+  } catch {
+    // fall through
+  }
+  throw new BadRequest({ message: `${name} must be a ${prefix}valoper1… validator address` });
+};
+
+export const evmAddress = (value: string, name = "address"): string => {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value))
+    throw new BadRequest({ message: `${name} must be a 0x… address of 40 hex digits` });
+  return value.toLowerCase();
+};
+
+/** A Cosmos tx hash (64 hex, any case, optional 0x) → uppercase; an EVM hash → lowercase 0x. */
+export const txHash = (
+  value: string,
+  name = "hash",
+): { kind: "cosmos"; hash: string } | { kind: "evm"; hash: string } => {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return { kind: "cosmos", hash: value.toUpperCase() };
+  if (/^0x[0-9a-fA-F]{64}$/.test(value)) return { kind: "evm", hash: value.toLowerCase() };
+  throw new BadRequest({
+    message: `${name} must be 64 hex digits (Cosmos) or 0x and 64 hex digits (EVM)`,
+  });
+};
+
+export const height = (value: string, name = "height"): number => {
+  if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
+    throw new BadRequest({ message: `${name} must be a positive integer` });
+  return Number(value);
+};

@@ -1,0 +1,2 @@
+export type { RouterMiddleware } from "@koa/router";
+export type { Handler } from "./app.ts";

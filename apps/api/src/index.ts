@@ -1,0 +1,4 @@
+export * from "./config.ts";
+export * from "./db.ts";
+export * from "./http/app.ts";
+export { buildApi, serve } from "./main.ts";

@@ -1,0 +1,63 @@
+#!/usr/bin/env -S node --import tsx
+import type { Server } from "node:http";
+import { LoggingLive, runMain } from "@explorer/service";
+import { openClickHouse, parseStoreUrl } from "@explorer/store";
+import { Effect, Layer, ManagedRuntime } from "effect";
+import { ApiConfig } from "./config.ts";
+import { Db, makeDb } from "./db.ts";
+import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { chainRoutes } from "./routes/chain.ts";
+import { evmRoutes } from "./routes/evm.ts";
+import { statSearchRoutes } from "./routes/stat-search.ts";
+
+/** Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime. */
+export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, settings: ApiSettings) => {
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      Layer.succeed(Db, Db.of(makeDb(ch, base))),
+      Layer.succeed(Settings, Settings.of(settings)),
+    ),
+  );
+  const app = makeApp(runtime, settings, (router, run) => {
+    chainRoutes(router, run);
+    accountRoutes(router, run);
+    statSearchRoutes(router, run);
+    evmRoutes(router, run);
+  });
+  return { app, runtime };
+};
+
+export const serve = Effect.gen(function* () {
+  const cfg = yield* ApiConfig;
+  const ch = yield* Effect.acquireRelease(
+    Effect.promise(() => openClickHouse(parseStoreUrl(cfg.storeUrl))),
+    (c) => Effect.promise(() => c.close()),
+  );
+  const settings: ApiSettings = {
+    prefix: cfg.prefix,
+    nativeCoins: new Map(
+      cfg.nativeCoins
+        .split(",")
+        .map((p) => p.trim().split(":") as [string, string])
+        .map(([s, d]) => [s.toLowerCase(), d]),
+    ),
+    rateLimitPerMinute: cfg.rateLimit,
+    apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+  };
+  const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
+  yield* Effect.acquireRelease(
+    Effect.callback<Server>((resume) => {
+      const server = app.listen(cfg.port, cfg.host, () => resume(Effect.succeed(server)));
+    }),
+    (s) =>
+      Effect.callback<void>((resume) => {
+        s.close(() => resume(Effect.promise(() => runtime.dispose())));
+      }),
+  );
+  yield* Effect.logInfo(`REST API on http://${cfg.host}:${cfg.port}/api/1.0`);
+  return yield* Effect.never;
+});
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  runMain(Effect.scoped(serve).pipe(Effect.provide(LoggingLive)));

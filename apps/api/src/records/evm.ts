@@ -1,0 +1,176 @@
+import { isoTime } from "./address.ts";
+
+/** Contracts with their live counts and supply (a join per list page; tables are keyed for it). */
+export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, c.tx_hash AS tx_hash, c.block_number AS block_number, c.time AS time,
+    c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
+    if(s.contract = '', c.total_supply, toString(s.total_supply)) AS total_supply,
+    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address) AS transfer_count,
+    (SELECT uniqExact(holder) FROM {db}.token_holders FINAL WHERE contract = c.address AND balance > 0) AS holder_count
+  FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address`;
+
+export interface ContractRow {
+  address: string;
+  creator: string;
+  tx_hash: string;
+  block_number: string | number;
+  time: string;
+  code: string;
+  token_type: string;
+  name: string;
+  symbol: string;
+  decimals: number | null;
+  total_supply: string;
+  transfer_count: string | number;
+  holder_count: string | number;
+}
+
+/** The SPEC Contract record. Verification fields stay empty until the contract is verified. */
+export const contractRecord = (r: ContractRow) => ({
+  _id: r.address,
+  contractAddress: r.address,
+  creatorAddress: r.creator,
+  txHashCreate: r.tx_hash,
+  blockNumberCreate: String(r.block_number),
+  blockNumber: Number(r.block_number),
+  timestamp: isoTime(r.time),
+  verified: false,
+  ...(r.token_type
+    ? {
+        tokenType: r.token_type,
+        name: r.name,
+        symbol: r.symbol,
+        decimals: r.decimals ?? 0,
+        totalSupply: r.total_supply,
+      }
+    : {}),
+  abi: "",
+  sourceCode: "",
+  compilerVersion: "",
+  bytecode: r.code,
+});
+
+/** The SPEC Token record; the symbol is given under both names the SPEC shows (symbol, tokenSymbol). */
+export const tokenRecord = (r: ContractRow) => ({
+  contractAddress: r.address,
+  creatorAddress: r.creator,
+  txHashCreate: r.tx_hash,
+  blockNumberCreate: String(r.block_number),
+  timestamp: isoTime(r.time),
+  tokenType: r.token_type,
+  transferCount: Number(r.transfer_count),
+  holderCount: Number(r.holder_count),
+  ...(r.decimals === null ? {} : { decimals: r.decimals }),
+  ...(r.name ? { name: r.name } : {}),
+  ...(r.symbol ? { symbol: r.symbol, tokenSymbol: r.symbol } : {}),
+  totalSupply: r.total_supply,
+  verified: false,
+});
+
+/** Token amount in whole units as a JSON number (the SPEC's `quant`); exact raw value in `value`. */
+export const quant = (value: string, decimals: number | null): number => {
+  if (!decimals) return Number(value);
+  const v = BigInt(value);
+  const unit = 10n ** BigInt(decimals);
+  return Number(v / unit) + Number(v % unit) / Number(unit);
+};
+
+export const transferRecord = (r: {
+  tx_hash: string;
+  log_index: number;
+  sub: number;
+  from_address: string;
+  to_address: string;
+  block_number: string | number;
+  contract: string;
+  value: string;
+  time: string;
+  token_id: string;
+  token_type: string;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+}) => ({
+  uniqueHash: `${r.tx_hash}-${r.log_index}-${r.sub}`,
+  addressFrom: r.from_address,
+  addressTo: r.to_address,
+  blockNumber: Number(r.block_number),
+  contractAddress: r.contract,
+  quant: quant(r.value, r.token_type === "CFC-20" ? r.decimals : 0),
+  value: r.value,
+  timestamp: isoTime(r.time),
+  tokenId: r.token_id,
+  tokenType: r.token_type,
+  txHash: r.tx_hash,
+  decimals: r.decimals ?? null,
+  tokenName: r.name ?? "",
+  tokenSymbol: r.symbol ?? "",
+  xds: [],
+});
+
+export const holderRecord = (r: {
+  contract: string;
+  holder: string;
+  token_id: string;
+  balance: string;
+  height: string | number;
+  time: string;
+  name: string;
+  token_type: string;
+  owned: string[];
+}) => ({
+  address: r.holder,
+  balance: r.balance,
+  blockNumber: Number(r.height),
+  contractAddress: r.contract,
+  timestamp: isoTime(r.time),
+  tokenIds: r.token_type === "ERC-1155" ? [r.token_id] : r.owned,
+  ...(r.name ? { tokenName: r.name } : {}),
+  tokenType: r.token_type,
+});
+
+interface Metadata {
+  image?: unknown;
+  description?: unknown;
+  name?: unknown;
+  attributes?: unknown;
+}
+
+export const inventoryRecord = (r: {
+  contract: string;
+  token_id: string;
+  owner: string;
+  token_uri: string;
+  height: string | number;
+  time: string;
+  creator: string;
+  token_type: string;
+  name: string;
+  symbol: string;
+  transfers: string | number;
+  metadata: string;
+}) => {
+  const m = r.metadata ? (JSON.parse(r.metadata) as Metadata) : undefined;
+  return {
+    contractAddress: r.contract,
+    tokenId: r.token_id,
+    blockNumber: Number(r.height),
+    creatorAddress: r.creator,
+    ownerAddress: r.owner,
+    timestamp: isoTime(r.time),
+    tokenType: r.token_type,
+    tokenURI: r.token_uri,
+    transferCount: Number(r.transfers),
+    ...(r.name ? { tokenName: r.name } : {}),
+    ...(r.symbol ? { tokenSymbol: r.symbol } : {}),
+    ...(m
+      ? {
+          metadata: {
+            image: String(m.image ?? ""),
+            description: String(m.description ?? ""),
+            name: String(m.name ?? ""),
+            attributes: Array.isArray(m.attributes) ? m.attributes : [],
+          },
+        }
+      : {}),
+  };
+};

@@ -1,0 +1,171 @@
+import type Router from "@koa/router";
+import { Effect } from "effect";
+import { Db, one } from "../db.ts";
+import { Settings } from "../http/app.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
+import { envelope, pageOf, sortOf } from "../http/list.ts";
+import {
+  accountForms,
+  bool,
+  height,
+  list,
+  type Query,
+  str,
+  validatorAddress,
+} from "../http/params.ts";
+import type { Handler, RouterMiddleware } from "../http/types.ts";
+import { Where } from "../http/where.ts";
+import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
+import { validatorRecords } from "../records/validator.ts";
+
+type Run = (h: Handler) => RouterMiddleware;
+const ADDRESS_COLUMNS =
+  "address, evm, height, time, coins, delegations, redelegations, unbonding_delegations, rewards, account_number, sequence";
+
+const addresses: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { prefix } = yield* Settings;
+    const q = ctx.query as Query;
+    const p = pageOf(q);
+    const sort = sortOf(q, ["blockNumber", "address"] as const, {
+      field: "blockNumber",
+      desc: true,
+    });
+    const w = new Where();
+    const wanted = [
+      ...(str(q, "address") ? [str(q, "address")!] : []),
+      ...(list(q, "addresses") ?? []),
+    ].map((a) => accountForms(a, prefix).bech32);
+    if (wanted.length) w.in("address", "String", wanted);
+    const va = str(q, "validatorAddress");
+    if (va !== undefined) {
+      const op = validatorAddress(va, prefix, "validatorAddress");
+      w.and(
+        (b) =>
+          `address IN (SELECT account FROM {db}.validators FINAL WHERE operator_address = ${b("String", op)})`,
+      );
+    }
+    const bn = str(q, "blockNumber");
+    if (bn !== undefined) w.eq("height", "UInt64", height(bn, "blockNumber"));
+    const col = sort.field === "blockNumber" ? "height" : "address";
+    const rows = yield* db.query<AddressRow>(
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      w.params,
+    );
+    const vals = yield* validatorAccounts;
+    return envelope(
+      rows.map((r) => addressRecord(r, vals, false)),
+      p,
+    );
+  });
+
+const address: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { prefix } = yield* Settings;
+    const forms = accountForms(ctx.params.address ?? "", prefix);
+    const withoutRewards = bool(ctx.query as Query, "withoutRewards") ?? false;
+    const row = yield* one(
+      db.query<AddressRow>(
+        `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address = {a:String}`,
+        { a: forms.bech32 },
+      ),
+      `address ${ctx.params.address}`,
+    );
+    return addressRecord(row, yield* validatorAccounts, !withoutRewards);
+  });
+
+/** Accounts ordered by their balance of one native coin (`type` is its symbol, any case). */
+const richList: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { nativeCoins } = yield* Settings;
+    const type = (ctx.params.type ?? "").toLowerCase();
+    const denom = nativeCoins.get(type) ?? [...nativeCoins.values()].find((d) => d === type);
+    if (!denom)
+      throw new BadRequest({
+        message: `type must be one of ${[...nativeCoins.keys()].join(", ")}`,
+      });
+    const p = pageOf(ctx.query as Query);
+    const rows = yield* db.query<AddressRow>(
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address IN (SELECT address FROM {db}.address_balances FINAL WHERE denom = {d:String} AND amount > 0 ORDER BY amount DESC, address LIMIT ${p.limit + 1} OFFSET ${p.offset}) `,
+      { d: denom },
+    );
+    const amount = (r: AddressRow) =>
+      BigInt(
+        (JSON.parse(r.coins) as { denom: string; amount: string }[]).find((c) => c.denom === denom)
+          ?.amount ?? "0",
+      );
+    rows.sort((a, b) =>
+      amount(b) > amount(a) ? 1 : amount(b) < amount(a) ? -1 : a.address < b.address ? -1 : 1,
+    );
+    const vals = yield* validatorAccounts;
+    return envelope(
+      rows.map((r) => addressRecord(r, vals, false)),
+      p,
+    );
+  });
+
+const STATUSES = ["BOND_STATUS_BONDED", "BOND_STATUS_UNBONDING", "BOND_STATUS_UNBONDED"] as const;
+
+const validators: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const { prefix } = yield* Settings;
+    const q = ctx.query as Query;
+    const p = pageOf(q);
+    const sort = sortOf(
+      q,
+      ["tokens", "operator_address", "signedBlocks", "unsignedBlocks"] as const,
+      { field: "tokens", desc: true },
+    );
+    const w = new Where();
+    const jailed = bool(q, "validatorJailed");
+    if (jailed !== undefined) w.eq("jailed", "UInt8", jailed ? 1 : 0);
+    const statuses = list(q, "validatorStatuses")?.map((s) => {
+      const hit = STATUSES.find(
+        (x) => x === s.toUpperCase() || x === `BOND_STATUS_${s.toUpperCase()}`,
+      );
+      if (!hit)
+        throw new BadRequest({ message: `validatorStatuses must be among ${STATUSES.join(", ")}` });
+      return hit;
+    });
+    w.in("status", "String", statuses);
+    const nin = list(q, "ninAddresses")?.map((a) => validatorAddress(a, prefix, "ninAddresses"));
+    if (nin) w.and((b) => `operator_address NOT IN ${b("Array(String)", nin)}`);
+    const wanted = [
+      ...(str(q, "address") ? [str(q, "address")!] : []),
+      ...(list(q, "addresses") ?? []),
+    ].map((a) => validatorAddress(a, prefix));
+    if (wanted.length) w.in("operator_address", "String", wanted);
+    const all = yield* validatorRecords(w);
+    const key = (v: (typeof all)[number]) =>
+      sort.field === "tokens"
+        ? BigInt(v.validator.tokens)
+        : sort.field === "operator_address"
+          ? v.validator.operator_address
+          : BigInt(v[sort.field]);
+    all.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return sort.desc ? -c : c;
+    });
+    return envelope(all.slice(p.offset, p.offset + p.limit + 1), p);
+  });
+
+const validator: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const { prefix } = yield* Settings;
+    const op = validatorAddress(ctx.params.address ?? "", prefix);
+    const [v] = yield* validatorRecords(new Where().eq("operator_address", "String", op));
+    if (!v) return yield* new NotFound({ message: `validator ${op} not found` });
+    return v;
+  });
+
+export const accountRoutes = (router: Router, run: Run) => {
+  router.get("/addresses", run(addresses));
+  router.get("/addresses/rich-list/:type", run(richList));
+  router.get("/addresses/:address", run(address));
+  router.get("/validators", run(validators));
+  router.get("/validators/:address", run(validator));
+};

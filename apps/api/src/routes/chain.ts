@@ -1,0 +1,179 @@
+import type Router from "@koa/router";
+import { Effect } from "effect";
+import { Db, one } from "../db.ts";
+import { Settings } from "../http/app.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
+import { envelope, pageOf, sortOf } from "../http/list.ts";
+import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
+import type { Handler, RouterMiddleware } from "../http/types.ts";
+import { Where } from "../http/where.ts";
+import { proposerMap, withProposer } from "../records/block.ts";
+
+type Run = (h: Handler) => RouterMiddleware;
+
+/** Blocks: newest first by default; pages computed from heights (no OFFSET scan). */
+const blocks: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const q = ctx.query as Query;
+    const p = pageOf(q, Number.MAX_SAFE_INTEGER);
+    const sort = sortOf(q, ["height"] as const, { field: "height", desc: true });
+    const st = yield* db.state;
+    const exact = str(q, "height");
+    let lo = int(q, "from_height", { min: 1 }) ?? 1;
+    let hi = Math.min(int(q, "to_height", { min: 1 }) ?? st.height, st.height);
+    if (exact !== undefined) lo = hi = Math.min(height(exact), st.height + 1);
+    // Heights are contiguous, so page p is a height range.
+    const from = sort.desc ? hi - p.offset - p.limit : lo + p.offset;
+    const to = sort.desc ? hi - p.offset : lo + p.offset + p.limit;
+    const a = Math.max(from, lo);
+    const b = Math.min(to, hi);
+    const rows =
+      b < a
+        ? []
+        : yield* db.query<{ record: string; proposer_cons: string }>(
+            `SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height ${sort.desc ? "DESC" : "ASC"}`,
+            { a, b },
+          );
+    const proposers = yield* proposerMap;
+    const docs = rows.map((r) => withProposer(r, proposers));
+    return { docs, hasNext: sort.desc ? a > lo : b < hi, limit: p.limit, page: p.page };
+  });
+
+const blockAt = (h: number) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const st = yield* db.state;
+    if (h > st.height)
+      return yield* new NotFound({
+        message: `block ${h} not found (projected up to ${st.height})`,
+      });
+    const row = yield* one(
+      db.query<{ record: string; proposer_cons: string }>(
+        "SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE height = {h:UInt64}",
+        { h },
+      ),
+      `block ${h}`,
+    );
+    return withProposer(row, yield* proposerMap);
+  });
+
+const latestBlock: Handler = () =>
+  Effect.gen(function* () {
+    const st = yield* (yield* Db).state;
+    if (st.height === 0) return yield* new NotFound({ message: "no block projected yet" });
+    return yield* blockAt(st.height);
+  });
+
+const TX_SORT = ["height"] as const;
+
+/** Transactions: newest first by default; filters intersect. */
+const txs: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { prefix } = yield* Settings;
+    const q = ctx.query as Query;
+    const p = pageOf(q, Number.MAX_SAFE_INTEGER);
+    const sort = sortOf(q, TX_SORT, { field: "height", desc: true });
+    const st = yield* db.state;
+    const w = new Where().and((b) => `height <= ${b("UInt64", st.height)}`);
+    const exact = str(q, "height");
+    if (exact !== undefined) w.eq("height", "UInt64", height(exact));
+    const from = int(q, "from_height");
+    const to = int(q, "to_height");
+    if (from !== undefined) w.and((b) => `height >= ${b("UInt64", from)}`);
+    if (to !== undefined) w.and((b) => `height <= ${b("UInt64", to)}`);
+    const keys: string[][] = [];
+    const addrs = [
+      ...(str(q, "address") ? [str(q, "address")!] : []),
+      ...(list(q, "addresses") ?? []),
+    ];
+    if (addrs.length) keys.push(addrs.map((a) => `a:${accountForms(a, prefix).evm}`));
+    const hashes = [
+      ...(str(q, "txhash") ? [str(q, "txhash")!] : []),
+      ...(list(q, "txhashes") ?? []),
+    ];
+    if (hashes.length)
+      keys.push(
+        hashes.map((h) => {
+          const t = txHash(h, "txhash");
+          return t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
+        }),
+      );
+    const mt = str(q, "messageType");
+    if (mt !== undefined) {
+      if (!/^\/?[A-Za-z0-9_.]+$/.test(mt))
+        throw new BadRequest({
+          message: "messageType must be a message type URL such as /cosmos.bank.v1beta1.MsgSend",
+        });
+      keys.push([`m:${mt.startsWith("/") ? mt : `/${mt}`}`]);
+    }
+    for (const k of keys)
+      w.and(
+        (b) =>
+          `(height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key IN ${b("Array(String)", k)})`,
+      );
+    const evm = bool(q, "existsEVM");
+    if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
+    const dir = sort.desc ? "DESC" : "ASC";
+    let offsetSql = `OFFSET ${p.offset}`;
+    // No filter: seek straight to the page's first tx through the blocks' running tx counts.
+    if (
+      keys.length === 0 &&
+      evm === undefined &&
+      exact === undefined &&
+      from === undefined &&
+      to === undefined &&
+      sort.desc &&
+      p.offset > 0
+    ) {
+      const pos = st.txsTotal - 1 - p.offset;
+      if (pos < 0) return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      const [blk] = yield* db.query<{ height: string; txs_before: string }>(
+        "SELECT height, txs_before FROM {db}.blocks FINAL WHERE txs_before <= {pos:UInt64} AND tx_count > 0 ORDER BY height DESC LIMIT 1",
+        { pos },
+      );
+      if (blk) {
+        w.and(
+          (b) =>
+            `(height, idx) <= (${b("UInt64", Number(blk.height))}, ${b("UInt32", pos - Number(blk.txs_before))})`,
+        );
+        offsetSql = "";
+      }
+    }
+    const rows = yield* db.query<{ record: string }>(
+      `SELECT record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
+      w.params,
+    );
+    return envelope(
+      rows.map((r) => JSON.parse(r.record)),
+      p,
+    );
+  });
+
+const txByHash: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const t = txHash(ctx.params.hash ?? "");
+    const st = yield* db.state;
+    const key = t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
+    const row = yield* one(
+      db.query<{ record: string }>(
+        "SELECT record FROM {db}.txs FINAL WHERE (height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key = {key:String}) AND height <= {h:UInt64} LIMIT 1",
+        { key, h: st.height },
+      ),
+      `transaction ${ctx.params.hash}`,
+    );
+    return JSON.parse(row.record);
+  });
+
+export const chainRoutes = (router: Router, run: Run) => {
+  router.get("/blocks", run(blocks));
+  router.get("/blocks/latest", run(latestBlock));
+  router.get(
+    "/blocks/:height",
+    run((ctx) => Effect.suspend(() => blockAt(height(ctx.params.height ?? "")))),
+  );
+  router.get("/txs", run(txs));
+  router.get("/txs/:hash", run(txByHash));
+};

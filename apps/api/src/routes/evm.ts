@@ -1,0 +1,312 @@
+import type Router from "@koa/router";
+import { Effect } from "effect";
+import { Db } from "../db.ts";
+import { Settings } from "../http/app.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
+import { envelope, pageOf, sortOf } from "../http/list.ts";
+import {
+  accountForms,
+  bool,
+  evmAddress,
+  height,
+  int,
+  list,
+  oneOf,
+  type Query,
+  str,
+  txHash,
+} from "../http/params.ts";
+import type { Handler, RouterMiddleware } from "../http/types.ts";
+import { Where } from "../http/where.ts";
+import { isoTime } from "../records/address.ts";
+import {
+  CONTRACT_SQL,
+  type ContractRow,
+  contractRecord,
+  holderRecord,
+  inventoryRecord,
+  tokenRecord,
+  transferRecord,
+} from "../records/evm.ts";
+
+type Run = (h: Handler) => RouterMiddleware;
+const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"] as const;
+const hexHash = (v: string, name: string) => {
+  const t = txHash(v, name);
+  if (t.kind !== "evm") throw new BadRequest({ message: `${name} must be 0x and 64 hex digits` });
+  return t.hash;
+};
+
+const eventLogs: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const q = ctx.query as Query;
+    const p = pageOf(q);
+    const sort = sortOf(q, ["blockNumber", "logIndex"] as const, {
+      field: "blockNumber",
+      desc: true,
+    });
+    const st = yield* db.state;
+    const w = new Where().and((b) => `block_number <= ${b("UInt64", st.height)}`);
+    const keys: string[] = [];
+    const c = str(q, "contractAddress");
+    if (c !== undefined) keys.push(`c:${evmAddress(c, "contractAddress")}`);
+    const o = str(q, "originAddress");
+    if (o !== undefined) keys.push(`o:${evmAddress(o, "originAddress")}`);
+    const tx = str(q, "transactionHash");
+    if (tx !== undefined) keys.push(`x:${hexHash(tx, "transactionHash")}`);
+    const bh = str(q, "blockHash");
+    if (bh !== undefined) keys.push(`b:${hexHash(bh, "blockHash")}`);
+    for (const k of keys)
+      w.and(
+        (b) =>
+          `(block_number, log_index) IN (SELECT block_number, log_index FROM {db}.log_lookup WHERE key = ${b("String", k)})`,
+      );
+    const bn = str(q, "blockNumber");
+    if (bn !== undefined) w.eq("block_number", "UInt64", height(bn, "blockNumber"));
+    w.eq("tx_log_index", "UInt32", int(q, "transactionIndex"));
+    const dir = sort.desc ? "DESC" : "ASC";
+    const rows = yield* db.query<{
+      block_hash: string;
+      block_number: string;
+      contract: string;
+      origin: string;
+      tx_hash: string;
+      tx_index: number;
+      log_index: number;
+      topics: string[];
+      data: string;
+      time: string;
+    }>(
+      `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      w.params,
+    );
+    return envelope(
+      rows.map((r) => ({
+        blockHash: r.block_hash,
+        blockNumber: Number(r.block_number),
+        contractAddress: r.contract,
+        originAddress: r.origin,
+        transactionHash: r.tx_hash,
+        transactionIndex: Number(r.tx_index),
+        logIndex: Number(r.log_index),
+        topics: r.topics,
+        data: r.data,
+        timestamp: isoTime(r.time),
+      })),
+      p,
+    );
+  });
+
+const contractsList =
+  (onlyTokens: boolean, defaultType?: (typeof TOKEN_TYPES)[number]): Handler =>
+  (ctx) =>
+    Effect.gen(function* () {
+      const db = yield* Db;
+      const q = ctx.query as Query;
+      const p = pageOf(q);
+      const sort = sortOf(q, ["blockNumber", "holderCount", "transferCount", "name"] as const, {
+        field: "blockNumber",
+        desc: true,
+      });
+      const w = new Where();
+      const type = oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType;
+      if (type) w.eq("c.token_type", "String", type);
+      else if (onlyTokens) w.and("c.token_type != ''");
+      const ca = str(q, "contractAddress");
+      if (ca !== undefined) w.eq("c.address", "String", evmAddress(ca, "contractAddress"));
+      const cr = str(q, "creatorAddress");
+      if (cr !== undefined) w.eq("c.creator", "String", evmAddress(cr, "creatorAddress"));
+      const tx = str(q, "txHash") ?? str(q, "txHashCreate");
+      if (tx !== undefined) w.eq("c.tx_hash", "String", hexHash(tx, "txHash"));
+      const bn = str(q, "blockNumber");
+      if (bn !== undefined) w.eq("c.block_number", "UInt64", height(bn, "blockNumber"));
+      const sym = str(q, "tokenSymbol");
+      if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
+      const verified = bool(q, "verified");
+      if (verified === true) w.and("0");
+      const col = {
+        blockNumber: "c.block_number",
+        holderCount: "holder_count",
+        transferCount: "transfer_count",
+        name: "c.name",
+      }[sort.field];
+      const rows = yield* db.query<ContractRow>(
+        `${CONTRACT_SQL} ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, c.address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+        w.params,
+      );
+      return envelope<object>(
+        rows.map((r) => (onlyTokens ? tokenRecord(r) : contractRecord(r))),
+        p,
+      );
+    });
+
+const contractItem =
+  (asToken: boolean): Handler =>
+  (ctx) =>
+    Effect.gen(function* () {
+      const db = yield* Db;
+      const a = evmAddress(ctx.params.address ?? "");
+      const [row] = yield* db.query<ContractRow>(
+        `${CONTRACT_SQL} WHERE c.address = {a:String}${asToken ? " AND c.token_type != ''" : ""}`,
+        { a },
+      );
+      if (!row)
+        return yield* new NotFound({ message: `${asToken ? "token" : "contract"} ${a} not found` });
+      return asToken ? tokenRecord(row) : contractRecord(row);
+    });
+
+const transfers =
+  (defaultType?: (typeof TOKEN_TYPES)[number]): Handler =>
+  (ctx) =>
+    Effect.gen(function* () {
+      const db = yield* Db;
+      const { prefix } = yield* Settings;
+      const q = ctx.query as Query;
+      const p = pageOf(q);
+      const sort = sortOf(q, ["blockNumber"] as const, { field: "blockNumber", desc: true });
+      const st = yield* db.state;
+      const w = new Where().and((b) => `t.block_number <= ${b("UInt64", st.height)}`);
+      const keys: string[][] = [];
+      const ca = str(q, "contractAddress");
+      if (ca !== undefined) keys.push([`c:${evmAddress(ca, "contractAddress")}`]);
+      for (const [param, k] of [
+        ["address", "a"],
+        ["addressFrom", "f"],
+        ["addressTo", "t"],
+      ] as const) {
+        const v = str(q, param);
+        if (v !== undefined) keys.push([`${k}:${accountForms(v, prefix, param).evm}`]);
+      }
+      const tx = str(q, "txHash");
+      if (tx !== undefined) keys.push([`x:${hexHash(tx, "txHash")}`]);
+      const ids = [
+        ...(str(q, "tokenId") ? [str(q, "tokenId")!] : []),
+        ...(list(q, "tokenIds") ?? []),
+      ];
+      if (ids.length) {
+        if (!ids.every((i) => /^\d{1,78}$/.test(i)))
+          throw new BadRequest({ message: "tokenId must be a decimal integer" });
+        w.in("t.token_id", "String", ids);
+      }
+      for (const k of keys)
+        w.and(
+          (b) =>
+            `(t.block_number, t.log_index, t.sub) IN (SELECT block_number, log_index, sub FROM {db}.transfer_lookup WHERE key IN ${b("Array(String)", k)})`,
+        );
+      const bn = str(q, "blockNumber");
+      if (bn !== undefined) w.eq("t.block_number", "UInt64", height(bn, "blockNumber"));
+      const type = oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType;
+      w.eq("t.token_type", "String", type);
+      const sym = str(q, "tokenSymbol");
+      if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
+      const name = str(q, "tokenName");
+      if (name !== undefined) w.and((b) => `lower(c.name) = lower(${b("String", name)})`);
+      const dir = sort.desc ? "DESC" : "ASC";
+      const rows = yield* db.query<Parameters<typeof transferRecord>[0]>(
+        `SELECT t.*, toString(t.value) AS value, c.name AS name, c.symbol AS symbol, c.decimals AS decimals
+       FROM {db}.token_transfers AS t FINAL LEFT JOIN (SELECT address, name, symbol, decimals FROM {db}.contracts FINAL) AS c ON c.address = t.contract
+       ${w.sql} ORDER BY t.block_number ${dir}, t.log_index ${dir}, t.sub ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+        w.params,
+      );
+      return envelope(rows.map(transferRecord), p);
+    });
+
+const holders =
+  (defaultType?: (typeof TOKEN_TYPES)[number]): Handler =>
+  (ctx) =>
+    Effect.gen(function* () {
+      const db = yield* Db;
+      const { prefix } = yield* Settings;
+      const q = ctx.query as Query;
+      const p = pageOf(q);
+      const sort = sortOf(q, ["balance", "blockNumber"] as const, { field: "balance", desc: true });
+      const w = new Where().and("h.balance > 0").and("c.token_type != ''");
+      const ca = str(q, "contractAddress");
+      if (ca !== undefined) w.eq("h.contract", "String", evmAddress(ca, "contractAddress"));
+      const a = str(q, "address");
+      if (a !== undefined) w.eq("h.holder", "String", accountForms(a, prefix).evm);
+      const bn = str(q, "blockNumber");
+      if (bn !== undefined) w.eq("h.height", "UInt64", height(bn, "blockNumber"));
+      w.eq("c.token_type", "String", oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType);
+      const sym = str(q, "tokenSymbol");
+      if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
+      const col = sort.field === "balance" ? "h.balance" : "h.height";
+      const rows = yield* db.query<Parameters<typeof holderRecord>[0]>(
+        `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
+         (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
+       FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
+       ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, h.holder LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+        w.params,
+      );
+      return envelope(rows.map(holderRecord), p);
+    });
+
+const INVENTORY_SQL = `SELECT i.contract AS contract, i.token_id AS token_id, i.owner AS owner, i.token_uri AS token_uri, i.height AS height, i.time AS time,
+    c.creator AS creator, c.token_type AS token_type, c.name AS name, c.symbol AS symbol,
+    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = i.contract AND token_id = i.token_id) AS transfers,
+    (SELECT argMax(metadata, height) FROM {db}.nft_metadata FINAL WHERE contract = i.contract AND token_id = i.token_id AND token_uri = i.token_uri) AS metadata
+  FROM {db}.token_inventory AS i FINAL JOIN (SELECT address, creator, token_type, name, symbol FROM {db}.contracts FINAL) AS c ON c.address = i.contract`;
+
+const inventory: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { prefix } = yield* Settings;
+    const q = ctx.query as Query;
+    const p = pageOf(q);
+    const sort = sortOf(q, ["blockNumber", "tokenId"] as const, {
+      field: "blockNumber",
+      desc: true,
+    });
+    const w = new Where().and("c.token_type IN ('CFC-721', 'ERC-1155')");
+    const ca = str(q, "contractAddress");
+    if (ca !== undefined) w.eq("i.contract", "String", evmAddress(ca, "contractAddress"));
+    const cr = str(q, "creatorAddress");
+    if (cr !== undefined) w.eq("c.creator", "String", evmAddress(cr, "creatorAddress"));
+    const ow = str(q, "ownerAddress");
+    if (ow !== undefined) w.eq("i.owner", "String", accountForms(ow, prefix, "ownerAddress").evm);
+    const ids = list(q, "tokenIds");
+    if (ids && !ids.every((i) => /^\d{1,78}$/.test(i)))
+      throw new BadRequest({ message: "tokenIds must be decimal integers" });
+    w.in("i.token_id", "String", ids);
+    const type = oneOf(q, "tokenType", TOKEN_TYPES);
+    w.eq("c.token_type", "String", type);
+    const col = sort.field === "blockNumber" ? "i.height" : "toUInt256OrZero(i.token_id)";
+    const rows = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
+      `${INVENTORY_SQL} ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, i.contract, i.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      w.params,
+    );
+    return envelope(rows.map(inventoryRecord), p);
+  });
+
+const inventoryItem: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const contract = evmAddress(ctx.params.contractAddress ?? "", "contractAddress");
+    const id = ctx.params.tokenId ?? "";
+    if (!/^\d{1,78}$/.test(id))
+      throw new BadRequest({ message: "tokenId must be a decimal integer" });
+    const [row] = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
+      `${INVENTORY_SQL} WHERE i.contract = {c:String} AND i.token_id = {t:String}`,
+      { c: contract, t: id },
+    );
+    if (!row) return yield* new NotFound({ message: `token ${id} of ${contract} not found` });
+    return inventoryRecord(row);
+  });
+
+export const evmRoutes = (router: Router, run: Run) => {
+  router.get("/event-logs", run(eventLogs));
+  router.get("/contracts", run(contractsList(false)));
+  router.get("/contracts/:address", run(contractItem(false)));
+  // Family B (tokens of every type) and family A (the same, CFC-20 unless tokenType says otherwise).
+  router.get("/tokens", run(contractsList(true)));
+  router.get("/tokens/:address", run(contractItem(true)));
+  router.get("/tokens-erc20", run(contractsList(true, "CFC-20")));
+  router.get("/tokens-erc20/:address", run(contractItem(true)));
+  router.get("/token-transfers", run(transfers()));
+  router.get("/token-erc20-transfers", run(transfers("CFC-20")));
+  router.get("/token-holders", run(holders()));
+  router.get("/token-erc20-holders", run(holders("CFC-20")));
+  router.get("/token-inventory", run(inventory));
+  router.get("/token-inventory/:contractAddress/:tokenId", run(inventoryItem));
+};

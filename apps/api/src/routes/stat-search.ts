@@ -1,0 +1,137 @@
+import type Router from "@koa/router";
+import { Effect } from "effect";
+import { Db } from "../db.ts";
+import { Settings } from "../http/app.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
+import { accountForms, type Query, str, txHash, validatorAddress } from "../http/params.ts";
+import type { Handler, RouterMiddleware } from "../http/types.ts";
+import { Where } from "../http/where.ts";
+import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
+import { proposerMap, withProposer } from "../records/block.ts";
+import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
+import { validatorRecords } from "../records/validator.ts";
+
+type Run = (h: Handler) => RouterMiddleware;
+
+/**
+ * Statistics. circulatingSupply = total supply of the first native coin − bonded − not bonded −
+ * community pool (integer part): what is neither staked, unbonding nor held by the community pool.
+ */
+const stat: Handler = () =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { nativeCoins } = yield* Settings;
+    const denom = [...nativeCoins.values()][0] ?? "";
+    const st = yield* db.state;
+    const [cs] = yield* db.query<{
+      supply: string;
+      bonded_tokens: string;
+      not_bonded_tokens: string;
+      inflation: string;
+      community_pool: string;
+    }>("SELECT * FROM {db}.chain_state FINAL WHERE height = {h:UInt64}", { h: st.height });
+    const [vals] = yield* db.query<{ total: string; active: string }>(
+      "SELECT toString(count()) AS total, toString(countIf(status = 'BOND_STATUS_BONDED' AND jailed = 0)) AS active FROM {db}.validators FINAL",
+    );
+    const supply = cs
+      ? ((JSON.parse(cs.supply) as { denom: string; amount: string }[]).find(
+          (c) => c.denom === denom,
+        )?.amount ?? "0")
+      : "0";
+    const pool = cs ? (JSON.parse(cs.community_pool) as { denom: string; amount: string }[]) : [];
+    const poolInt = BigInt(
+      (pool.find((c) => c.denom === denom)?.amount ?? "0").split(".")[0] ?? "0",
+    );
+    const bonded = BigInt(cs?.bonded_tokens ?? "0");
+    const notBonded = BigInt(cs?.not_bonded_tokens ?? "0");
+    const circulating = BigInt(supply) - bonded - notBonded - poolInt;
+    return {
+      totalBlocks: st.height,
+      totalTransactions: st.txsTotal,
+      totalValidators: Number(vals?.total ?? 0),
+      activeValidators: Number(vals?.active ?? 0),
+      totalSupply: supply,
+      bondedTokens: bonded.toString(),
+      circulatingSupply: (circulating < 0n ? 0n : circulating).toString(),
+      inflation: cs?.inflation ?? "0",
+      communityPool: pool,
+    };
+  });
+
+/**
+ * Search: resolves the value to one record and says which kind: `{kind, record}` with kind one of
+ * block, transaction, address, validator, contract, token. Tried in this order: a height; a Cosmos
+ * or EVM tx hash, else a block hash; a validator address; an account (either form); a contract or
+ * token address; a token name or symbol (case-insensitive).
+ */
+const search: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const { prefix } = yield* Settings;
+    const value = (str(ctx.query as Query, "value", 200) ?? "").trim();
+    if (!value)
+      return yield* new BadRequest({
+        message: "value is required: a height, hash, address or token name/symbol",
+      });
+    const st = yield* db.state;
+    if (/^\d{1,15}$/.test(value)) {
+      const h = Number(value);
+      const [b] = yield* db.query<{ record: string; proposer_cons: string }>(
+        "SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE height = {h:UInt64} AND height <= {top:UInt64}",
+        { h, top: st.height },
+      );
+      if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
+    }
+    if (/^(0x)?[0-9a-fA-F]{64}$/.test(value)) {
+      const t = txHash(value, "value");
+      const key = t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
+      const [tx] = yield* db.query<{ record: string }>(
+        "SELECT record FROM {db}.txs FINAL WHERE (height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key = {k:String}) LIMIT 1",
+        { k: key },
+      );
+      if (tx) return { kind: "transaction", record: JSON.parse(tx.record) };
+      const hashCond =
+        t.kind === "cosmos"
+          ? "block_hash = {v:String}"
+          : "JSONExtractString(record, 'evm', 'hash') = {v:String}";
+      const [b] = yield* db.query<{ record: string; proposer_cons: string }>(
+        `SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE ${hashCond} LIMIT 1`,
+        { v: t.hash },
+      );
+      if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
+    }
+    if (value.toLowerCase().startsWith(`${prefix}valoper1`)) {
+      const [v] = yield* validatorRecords(
+        new Where().eq("operator_address", "String", validatorAddress(value, prefix)),
+      );
+      if (v) return { kind: "validator", record: v };
+    }
+    if (/^0x[0-9a-fA-F]{40}$/.test(value)) {
+      const [c] = yield* db.query<ContractRow>(`${CONTRACT_SQL} WHERE c.address = {a:String}`, {
+        a: value.toLowerCase(),
+      });
+      if (c)
+        return c.token_type
+          ? { kind: "token", record: tokenRecord(c) }
+          : { kind: "contract", record: contractRecord(c) };
+    }
+    if (/^0x[0-9a-fA-F]{40}$/.test(value) || value.toLowerCase().startsWith(`${prefix}1`)) {
+      const forms = accountForms(value, prefix, "value");
+      const [a] = yield* db.query<AddressRow>(
+        "SELECT * FROM {db}.addresses FINAL WHERE address = {a:String}",
+        { a: forms.bech32 },
+      );
+      if (a) return { kind: "address", record: addressRecord(a, yield* validatorAccounts, false) };
+    }
+    const [tok] = yield* db.query<ContractRow>(
+      `${CONTRACT_SQL} WHERE c.token_type != '' AND (lower(c.symbol) = lower({v:String}) OR lower(c.name) = lower({v:String})) ORDER BY c.block_number LIMIT 1`,
+      { v: value },
+    );
+    if (tok) return { kind: "token", record: tokenRecord(tok) };
+    return yield* new NotFound({ message: `nothing found for ${value}` });
+  });
+
+export const statSearchRoutes = (router: Router, run: Run) => {
+  router.get("/stat", run(stat));
+  router.get("/search", run(search));
+};
