@@ -24,8 +24,8 @@ const blocks: Handler = (ctx) =>
     let hi = Math.min(int(q, "to_height", { min: 1 }) ?? st.height, st.height);
     if (exact !== undefined) lo = hi = Math.min(height(exact), st.height + 1);
     // Heights are contiguous, so page p is a height range.
-    const from = sort.desc ? hi - p.offset - p.limit : lo + p.offset;
-    const to = sort.desc ? hi - p.offset : lo + p.offset + p.limit;
+    const from = sort.desc ? hi - p.offset - p.limit + 1 : lo + p.offset;
+    const to = sort.desc ? hi - p.offset : lo + p.offset + p.limit - 1;
     const a = Math.max(from, lo);
     const b = Math.min(to, hi);
     const rows =

@@ -1,0 +1,285 @@
+import { mkdtempSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApi } from "@explorer/api";
+import { keyFromMnemonic } from "@explorer/chain";
+import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
+import { openClickHouse } from "@explorer/store";
+import { Contract, JsonRpcProvider } from "ethers";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runProjector } from "../lib/projector-process.ts";
+
+/**
+ * Issue 5 (in part): the REST API over tables projected from the scenario's log, checked against
+ * the node (CometBFT RPC, REST, EVM JSON-RPC), not against the projector's own tables.
+ */
+const scenario = inject("scenario");
+const e = endpoints(nodePorts(0));
+const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
+const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos");
+const settings = {
+  prefix: "cosmos",
+  nativeCoins: new Map([["test", "atest"]]),
+  rateLimitPerMinute: 100_000,
+  apiKeys: new Map([["k-test", 100_000]]),
+};
+let server: Server;
+let base: string;
+let close: () => Promise<void>;
+
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(`${base}/api/1.0${path}`, { headers });
+  return { status: r.status, body: (await r.json()) as any };
+};
+const comet = async (path: string) =>
+  ((await (await fetch(`${e.cometRpc}${path}`)).json()) as { result: any }).result;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "api-store-"));
+  const out: string[] = [];
+  expect(
+    await runProjector({ LOG_DIR: inject("logDir"), STORE_URL: `chdb:${dir}` }, (l) => out.push(l)),
+    out.join(""),
+  ).toBe(0);
+  const ch = await openClickHouse({ kind: "chdb", path: dir });
+  const { app, runtime } = buildApi(ch, "explorer", settings);
+  server = await new Promise<Server>((r) => {
+    const s = app.listen(0, "127.0.0.1", () => r(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = async () => {
+    await new Promise((r) => server.close(r));
+    await runtime.dispose();
+    await ch.close();
+  };
+}, 300_000);
+
+afterAll(async () => close?.());
+
+describe("blocks", () => {
+  it("latest is the last projected height, with the node's block hash and a proposer", async () => {
+    const { body } = await get("/blocks/latest");
+    expect(body.height).toBe(scenario.toHeight);
+    const node = await comet(`/block?height=${body.height}`);
+    expect(body.block_hash).toBe(node.block_id.hash);
+    expect(body.proposer.address).toMatch(/^cosmosvaloper1/);
+    expect(body.proposer.description.moniker).toBeTruthy();
+  });
+
+  it("pages of blocks are contiguous, newest first, and end with hasNext false", async () => {
+    const p1 = (await get("/blocks?limit=5")).body;
+    expect(p1.docs.map((b: { height: number }) => b.height)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => scenario.toHeight - i),
+    );
+    const last = Math.ceil(scenario.toHeight / 100);
+    const end = (await get(`/blocks?limit=100&page=${last}`)).body;
+    expect(end.hasNext).toBe(false);
+    expect(end.docs.at(-1).height).toBe(1);
+    const asc = (await get("/blocks?limit=3&sort=height")).body;
+    expect(asc.docs.map((b: { height: number }) => b.height)).toEqual([1, 2, 3]);
+    const range = (await get(`/blocks?from_height=10&to_height=12&limit=10`)).body;
+    expect(range.docs.map((b: { height: number }) => b.height)).toEqual([12, 11, 10]);
+  });
+});
+
+describe("transactions", () => {
+  it("every tx the scenario sent is found by its hash, with the intended outcome", async () => {
+    for (const s of scenario.sent) {
+      const { status, body } = await get(`/txs/${s.hash}`);
+      expect(status, s.label).toBe(200);
+      expect(body.height).toBe(s.height);
+      expect(body.code === 0 ? "success" : "failure", s.label).toBe(s.expect);
+      if (s.hash.startsWith("0x")) expect(body.evm_txhashes).toContain(s.hash);
+      else expect(body.txhash).toBe(s.hash);
+    }
+  });
+
+  it("filters: address (either form), messageType, existsEVM, height range", async () => {
+    for (const form of [alice.bech32, alice.evm]) {
+      const { body } = await get(`/txs?address=${form}&limit=100`);
+      expect(body.docs.length).toBeGreaterThan(3);
+      for (const t of body.docs) expect(t.addresses).toContain(alice.bech32);
+    }
+    const sends = (await get("/txs?messageType=/cosmos.bank.v1beta1.MsgSend&limit=100")).body.docs;
+    expect(
+      sends.every((t: any) =>
+        t.body.messages.some((m: any) => m["@type"] === "/cosmos.bank.v1beta1.MsgSend"),
+      ),
+    ).toBe(true);
+    expect(sends.map((t: any) => t.txhash)).toContain(
+      scenario.sent.find((s) => s.label === "bank send")!.hash,
+    );
+    const evm = (await get("/txs?existsEVM=true&limit=100")).body.docs;
+    expect(evm.length).toBeGreaterThan(10);
+    expect(evm.every((t: any) => t.isEVM)).toBe(true);
+    const cosmosOnly = (await get("/txs?existsEVM=false&limit=100")).body.docs;
+    expect(cosmosOnly.every((t: any) => !t.isEVM)).toBe(true);
+    const h = scenario.sent[0]!.height;
+    const atH = (await get(`/txs?height=${h}`)).body.docs;
+    expect(atH.every((t: any) => t.height === h)).toBe(true);
+  });
+
+  it("paging through every tx gives each once, and the count equals the chain's", async () => {
+    let nodeCount = 0;
+    for (let h = 1; h <= scenario.toHeight; h += 1)
+      nodeCount += Number((await comet(`/block?height=${h}`)).block.data.txs?.length ?? 0);
+    const seen = new Set<string>();
+    for (let page = 1; ; page++) {
+      const { body } = await get(`/txs?limit=13&page=${page}`);
+      for (const t of body.docs) seen.add(t.txhash);
+      if (!body.hasNext) break;
+    }
+    expect(seen.size).toBe(nodeCount);
+    expect((await get("/stat")).body.totalTransactions).toBe(nodeCount);
+  }, 120_000);
+});
+
+describe("accounts and validators", () => {
+  it("an address in either form: the node's balances and delegations at its height", async () => {
+    for (const form of [alice.bech32, alice.evm]) {
+      const { body } = await get(`/addresses/${form}`);
+      expect(body.mx).toBe(alice.bech32);
+      expect(body.evm).toBe(alice.evm);
+      const bank = await (
+        await fetch(`${e.rest}/cosmos/bank/v1beta1/balances/${alice.bech32}`, {
+          headers: { "x-cosmos-block-height": String(body.blockNumber) },
+        })
+      ).json();
+      expect(body.coins).toEqual((bank as { balances: unknown }).balances);
+      expect(body.rewards).toBeDefined();
+      expect((await get(`/addresses/${form}?withoutRewards=true`)).body.rewards).toBeUndefined();
+    }
+  });
+
+  it("the rich list is ordered by the coin, any case of its symbol", async () => {
+    const { body } = await get("/addresses/rich-list/TEST?limit=5");
+    const amounts = body.docs.map((a: any) => BigInt(a.holdCoins.atest));
+    expect([...amounts].sort((x, y) => (y > x ? 1 : y < x ? -1 : 0))).toEqual(amounts);
+    expect((await get("/addresses/rich-list/test?limit=5")).body.docs.length).toBe(
+      body.docs.length,
+    );
+    expect((await get("/addresses/rich-list/doge")).status).toBe(400);
+  });
+
+  it("validators: both, with signed and missed blocks; filters by status, jailed and address", async () => {
+    const { body } = await get("/validators");
+    expect(body.docs.length).toBe(2);
+    for (const v of body.docs) {
+      const r = await fetch(
+        `${e.rest}/cosmos/staking/v1beta1/validators/${v.validator.operator_address}`,
+        { headers: { "x-cosmos-block-height": String(scenario.toHeight) } },
+      );
+      const node = ((await r.json()) as any).validator;
+      expect({
+        tokens: v.validator.tokens,
+        jailed: v.validator.jailed,
+        status: v.validator.status,
+      }).toEqual({ tokens: node.tokens, jailed: node.jailed, status: node.status });
+      expect(typeof v.signedBlocks).toBe("number");
+    }
+    expect(body.docs.some((v: any) => v.unsignedBlocks > 0)).toBe(true); // val1 missed blocks when its node stopped
+    const op = body.docs[0].validator.operator_address;
+    expect((await get(`/validators/${op}`)).body.validator.operator_address).toBe(op);
+    expect(
+      (await get(`/validators?ninAddresses=${op}`)).body.docs.map(
+        (v: any) => v.validator.operator_address,
+      ),
+    ).not.toContain(op);
+    expect(
+      (await get("/validators?validatorStatuses=BOND_STATUS_BONDED")).body.docs.every(
+        (v: any) => v.validator.status === "BOND_STATUS_BONDED",
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("tokens", () => {
+  it("family A is CFC-20, family B every type; both find a token by address", async () => {
+    const a = (await get("/tokens-erc20?limit=100")).body.docs;
+    expect(a.every((t: any) => t.tokenType === "CFC-20")).toBe(true);
+    const b = (await get("/tokens?limit=100")).body.docs;
+    expect(new Set(b.map((t: any) => t.tokenType))).toEqual(
+      new Set(["CFC-20", "CFC-721", "ERC-1155"]),
+    );
+    const addr = scenario.contracts.TestToken!.toLowerCase();
+    for (const path of [`/tokens/${addr}`, `/tokens-erc20/${addr}`]) {
+      const t = (await get(path)).body;
+      expect(t).toMatchObject({
+        contractAddress: addr,
+        tokenType: "CFC-20",
+        symbol: "SCN",
+        decimals: 18,
+      });
+    }
+  });
+
+  it("transfers of a token match its Transfer logs; holders match balanceOf, non-standard token included", async () => {
+    const token = scenario.contracts.TestToken!.toLowerCase();
+    const logs = await provider.getLogs({
+      address: token,
+      fromBlock: 1,
+      toBlock: scenario.toHeight,
+      topics: ["0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"],
+    });
+    const transfers = (await get(`/token-transfers?contractAddress=${token}&limit=100`)).body.docs;
+    expect(transfers.length).toBe(logs.length);
+    expect(
+      (await get(`/token-erc20-transfers?contractAddress=${token}&limit=100`)).body.docs.length,
+    ).toBe(logs.length);
+    const fot = scenario.contracts.FeeToken!.toLowerCase();
+    const holders = (await get(`/token-holders?contractAddress=${fot}&limit=100`)).body.docs;
+    const c = new Contract(fot, ["function balanceOf(address) view returns (uint256)"], provider);
+    for (const h of holders)
+      expect(h.balance).toBe(
+        String(await c.getFunction("balanceOf")(h.address, { blockTag: h.blockNumber })),
+      );
+  });
+
+  it("inventory: owners, tokenURIs and fetched metadata", async () => {
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const item = (await get(`/token-inventory/${nft}/2`)).body;
+    expect(item.tokenURI).toMatch(/-v2\/2\.json$/);
+    expect(item.metadata.name).toMatch(/#2$/);
+    const c = new Contract(nft, ["function ownerOf(uint256) view returns (address)"], provider);
+    expect(item.ownerAddress).toBe(String(await c.getFunction("ownerOf")(2)).toLowerCase());
+    const list = (await get(`/token-inventory?contractAddress=${nft}`)).body.docs;
+    expect(list.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("search and errors", () => {
+  it("search says which kind it found", async () => {
+    expect((await get(`/search?value=${scenario.fromHeight}`)).body.kind).toBe("block");
+    expect((await get(`/search?value=${scenario.sent[0]!.hash}`)).body.kind).toBe("transaction");
+    expect((await get(`/search?value=${alice.evm}`)).body.kind).toBe("address");
+    expect((await get(`/search?value=${scenario.contracts.TestToken}`)).body.kind).toBe("token");
+    expect((await get(`/search?value=${scenario.contracts.Factory}`)).body.kind).toBe("contract");
+    expect((await get("/search?value=scn")).body.record.symbol).toBe("SCN");
+    expect((await get("/search?value=nothing-like-this")).status).toBe(404);
+  });
+
+  it("bad input is a 400 with {error}; unknown records 404; an unknown API key 401", async () => {
+    for (const path of [
+      "/blocks?limit=0",
+      "/blocks?limit=101",
+      "/blocks?page=-1",
+      "/txs?sort=-fee",
+      "/txs/xyz",
+      "/addresses/cosmos1bad",
+      "/txs?address=0x123",
+      "/validators?validatorJailed=maybe",
+      "/event-logs?contractAddress=zz",
+      "/token-transfers?tokenType=ERC-777",
+    ]) {
+      const r = await get(path);
+      expect(r.status, path).toBe(400);
+      expect(typeof r.body.error, path).toBe("string");
+    }
+    expect((await get(`/blocks/${scenario.toHeight + 1000}`)).status).toBe(404);
+    expect((await get(`/txs/${"A".repeat(64)}`)).status).toBe(404);
+    expect((await get("/blocks/latest", { authorization: "Bearer wrong" })).status).toBe(401);
+    expect((await get("/blocks/latest", { authorization: "Bearer k-test" })).status).toBe(200);
+  });
+});
