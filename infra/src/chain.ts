@@ -102,9 +102,13 @@ const cometHeight = async (n: number): Promise<number | undefined> => {
   const r = await fetch(`${endpoints(nodePorts(n)).cometRpc}/status`, {
     signal: AbortSignal.timeout(2000),
   });
-  const body = (await r.json()) as { result: { sync_info: { latest_block_height: string } } };
+  const body = (await r.json()) as {
+    result: { sync_info: { latest_block_height: string; catching_up: boolean } };
+  };
   const h = Number(body.result.sync_info.latest_block_height);
-  return h >= 1 ? h : undefined;
+  // A follower counts as up once it has caught up with the chain (a validator node that is still
+  // syncing would miss blocks and be jailed).
+  return h >= 1 && !body.result.sync_info.catching_up ? h : undefined;
 };
 
 const evmReady = async (): Promise<boolean | undefined> => {

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EmbeddedLog } from "@explorer/raw-log";
+import { describe, expect, it } from "vitest";
+import { sampleLog } from "./start.ts";
+
+const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+const startService = (dataDir: string, port: number) =>
+  spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, EXPLORER_DATA_DIR: dataDir, API_PORT: String(port), COMET_RPC_URL: "" },
+    stdio: "ignore",
+  });
+
+/** Polls until the latest block answers; returns it and the seconds it took. */
+const waitLatest = async (port: number, timeoutMs: number) => {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/1.0/blocks/latest`);
+      if (r.status === 200)
+        return { block: (await r.json()) as { height: number }, seconds: (Date.now() - t0) / 1000 };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no answer from /blocks/latest within ${timeoutMs} ms`);
+};
+
+describe("npm start: embedded mode with the bundled sample chain", () => {
+  it("answers the sample's latest block on a cold start, and again after a restart", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "sample-read-"));
+    copyFileSync(sampleLog, join(copy, "log.dat"));
+    const log = EmbeddedLog.open({ dir: copy });
+    const last = await log.lastHeight();
+    await log.close();
+
+    const dataDir = mkdtempSync(join(tmpdir(), "explorer-data-"));
+    const port = await freePort();
+    const cold = startService(dataDir, port);
+    const first = await waitLatest(port, 60_000);
+    expect(first.block.height).toBe(last);
+    cold.kill("SIGTERM");
+    await new Promise((r) => cold.once("exit", r));
+
+    const warm = startService(dataDir, port);
+    const again = await waitLatest(port, 10_000);
+    expect(again.block.height).toBe(last);
+    warm.kill("SIGTERM");
+    await new Promise((r) => warm.once("exit", r));
+  }, 120_000);
+});
