@@ -13,6 +13,8 @@ export interface StoreState {
 export interface DbShape {
   /** The current set and projected height (cached briefly; refreshed when the projector moves). */
   readonly state: Effect.Effect<StoreState, StoreFailure>;
+  /** Reads the state again now (the stream calls it before announcing new heights). */
+  readonly refresh: Effect.Effect<StoreState, StoreFailure>;
   /** Rows of a query with bound parameters; `{db}` in the SQL is the current table set. */
   readonly query: <T>(
     sql: string,
@@ -48,6 +50,10 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
     },
     catch: (cause) => new StoreFailure({ message: "cannot read the store's state", cause }),
   });
+  const refresh = Effect.suspend(() => {
+    cached = undefined;
+    return state;
+  });
   const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
     Effect.flatMap(state, (s) =>
       Effect.tryPromise({
@@ -63,7 +69,7 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
           new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
       }),
     );
-  return { state, query };
+  return { state, refresh, query };
 };
 
 /** The first row, or NotFound. */

@@ -10,6 +10,8 @@ import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
 import { evmRoutes } from "./routes/evm.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
+import { attachStream } from "./stream/attach.ts";
+import { natsSource, pollingSource } from "./stream/source.ts";
 
 /** Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime. */
 export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, settings: ApiSettings) => {
@@ -46,7 +48,7 @@ export const serve = Effect.gen(function* () {
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   };
   const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
-  yield* Effect.acquireRelease(
+  const server = yield* Effect.acquireRelease(
     Effect.callback<Server>((resume) => {
       const server = app.listen(cfg.port, cfg.host, () => resume(Effect.succeed(server)));
     }),
@@ -55,7 +57,27 @@ export const serve = Effect.gen(function* () {
         s.close(() => resume(Effect.promise(() => runtime.dispose())));
       }),
   );
-  yield* Effect.logInfo(`REST API on http://${cfg.host}:${cfg.port}/api/1.0`);
+  const source = yield* Effect.acquireRelease(
+    Effect.promise(async () =>
+      cfg.natsUrl
+        ? natsSource(cfg.natsUrl, cfg.chainId)
+        : pollingSource(() =>
+            runtime.runPromise(
+              Effect.gen(function* () {
+                return (yield* (yield* Db).state).height;
+              }),
+            ),
+          ),
+    ),
+    (s) => Effect.promise(() => s.close()),
+  );
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachStream(server, runtime, source, cfg.prefix)),
+    (s) => Effect.promise(() => s.close()),
+  );
+  yield* Effect.logInfo(
+    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream`,
+  );
   return yield* Effect.never;
 });
 

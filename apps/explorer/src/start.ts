@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, statSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildApi } from "@explorer/api";
+import { attachStream, buildApi, inProcessSource } from "@explorer/api";
 import { Log as IngestLog, ingest, Node } from "@explorer/ingester";
-import { follow, Log as ProjectorLog, Store } from "@explorer/projector";
+import { followWith, Log as ProjectorLog, Store } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { openClickHouse } from "@explorer/store";
 import { Config, Effect, Layer } from "effect";
@@ -51,7 +51,8 @@ export const start = Effect.gen(function* () {
     (c) => Effect.promise(() => c.close()),
   );
 
-  yield* follow.pipe(
+  const projected = inProcessSource();
+  yield* followWith((p) => projected.announce(p.height)).pipe(
     Effect.provide(
       Layer.mergeAll(
         Layer.succeed(Store, Store.of(ch)),
@@ -80,7 +81,7 @@ export const start = Effect.gen(function* () {
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: new Map(),
   });
-  yield* Effect.acquireRelease(
+  const server = yield* Effect.acquireRelease(
     Effect.callback<Server>((resume) => {
       const server = app.listen(cfg.port, cfg.host, () => resume(Effect.succeed(server)));
     }),
@@ -89,11 +90,16 @@ export const start = Effect.gen(function* () {
         s.close(() => resume(Effect.promise(() => runtime.dispose())));
       }),
   );
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
+    (s) => Effect.promise(() => s.close()),
+  );
   const base = `http://${cfg.host}:${cfg.port}`;
   yield* Effect.logInfo(
     [
       "explorer is running (embedded mode)",
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
+      `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
       `  data          ${cfg.dataDir} (raw-block log in log/, ClickHouse (chDB) in chdb/)`,
       `  chain         ${cfg.cometRpc || "the bundled sample chain (set COMET_RPC_URL and friends to follow a node)"}`,
     ].join("\n"),

@@ -3,6 +3,7 @@ export * from "./config.ts";
 export {
   checksumsProgram,
   follow,
+  followWith,
   Log,
   metrics,
   ProjectorLive,

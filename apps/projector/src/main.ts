@@ -1,14 +1,16 @@
 #!/usr/bin/env -S node --import tsx
 import type { ClickHouseClient } from "@clickhouse/client";
-import { openLog, type RawLog } from "@explorer/raw-log";
+import { openLog, projectedSubject, type RawLog } from "@explorer/raw-log";
 import { LoggingLive, runMain } from "@explorer/service";
 import { currentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
+import { connect } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
 import { projectLog } from "./project.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
+import type { Progress } from "./writer.ts";
 
 export class Store extends Context.Service<Store, ClickHouseClient>()("projector/Store") {
   static readonly layer = Layer.effect(
@@ -53,53 +55,67 @@ export const metrics = {
  * new one. ClickHouse failures are retried with backoff; the resumed run re-reads from the last
  * projected height, and replayed rows collapse, so nothing is lost or doubled.
  */
+export const followWith = (announce?: (p: Progress) => void) =>
+  Effect.gen(function* () {
+    const cfg = yield* ProjectorConfig;
+    const ch = yield* Store;
+    const log = yield* Log;
+    const options = {
+      prefix: cfg.prefix,
+      nativeDenoms: cfg.nativeDenoms.split(",").map((d) => d.trim()),
+      batchBlocks: cfg.batchBlocks,
+      batchIdleMs: cfg.batchIdleMs,
+    };
+    let fromStart = cfg.fromStart;
+    for (;;) {
+      const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
+      yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
+      yield* Effect.tryPromise((signal) =>
+        projectLog(ch, db, log, {
+          ...options,
+          follow: cfg.follow,
+          fromStart,
+          signal,
+          onProjected: (p, n) => {
+            Effect.runSync(
+              Metric.update(metrics.projected, p.height).pipe(
+                Effect.andThen(Metric.update(metrics.blocks, n)),
+                Effect.andThen(Metric.update(metrics.txs, p.txsTotal)),
+              ),
+            );
+            announce?.(p);
+          },
+          shouldStop: async () => (await currentSet(ch, cfg.storeDb)) !== set,
+        }),
+      ).pipe(
+        Effect.tapError((e) =>
+          Effect.logWarning(
+            `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
+          ),
+        ),
+        Effect.retry({
+          schedule: Schedule.exponential("500 millis").pipe(
+            Schedule.jittered,
+            Schedule.upTo({ times: 10 }),
+          ),
+        }),
+      );
+      fromStart = false;
+      if (!cfg.follow && (yield* Effect.tryPromise(() => currentSet(ch, cfg.storeDb))) === set)
+        return;
+    }
+  });
+
+/** Follows the log; "projected up to H" goes to the metrics and, with NATS, to `explorer.<chain>.projected`. */
 export const follow = Effect.gen(function* () {
   const cfg = yield* ProjectorConfig;
-  const ch = yield* Store;
-  const log = yield* Log;
-  const options = {
-    prefix: cfg.prefix,
-    nativeDenoms: cfg.nativeDenoms.split(",").map((d) => d.trim()),
-    batchBlocks: cfg.batchBlocks,
-    batchIdleMs: cfg.batchIdleMs,
-  };
-  let fromStart = cfg.fromStart;
-  for (;;) {
-    const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
-    yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
-    yield* Effect.tryPromise((signal) =>
-      projectLog(ch, db, log, {
-        ...options,
-        follow: cfg.follow,
-        fromStart,
-        signal,
-        onProjected: (p, n) => {
-          Effect.runSync(
-            Metric.update(metrics.projected, p.height).pipe(
-              Effect.andThen(Metric.update(metrics.blocks, n)),
-              Effect.andThen(Metric.update(metrics.txs, p.txsTotal)),
-            ),
-          );
-        },
-        shouldStop: async () => (await currentSet(ch, cfg.storeDb)) !== set,
-      }),
-    ).pipe(
-      Effect.tapError((e) =>
-        Effect.logWarning(
-          `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
-        ),
-      ),
-      Effect.retry({
-        schedule: Schedule.exponential("500 millis").pipe(
-          Schedule.jittered,
-          Schedule.upTo({ times: 10 }),
-        ),
-      }),
-    );
-    fromStart = false;
-    if (!cfg.follow && (yield* Effect.tryPromise(() => currentSet(ch, cfg.storeDb))) === set)
-      return;
-  }
+  if (cfg.backend !== "nats") return yield* followWith();
+  const nc = yield* Effect.acquireRelease(
+    Effect.promise(() => connect({ servers: cfg.natsUrl, name: "explorer-projector" })),
+    (c) => Effect.promise(() => c.drain()),
+  );
+  const subject = projectedSubject(cfg.chainId);
+  return yield* followWith((p) => nc.publish(subject, JSON.stringify(p)));
 });
 
 /** Prints each table's row count and content checksum (after collapsing replayed rows), as JSON. */
@@ -134,5 +150,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       : process.argv[2] === "checksums"
         ? checksumsProgram
         : follow;
-  runMain(program.pipe(Effect.provide(ProjectorLive), Effect.provide(LoggingLive)));
+  runMain(Effect.scoped(program).pipe(Effect.provide(ProjectorLive), Effect.provide(LoggingLive)));
 }

@@ -236,3 +236,6 @@ export class NatsLog implements RawLog {
     await this.nc.drain();
   }
 }
+
+/** Subject on which projectors announce "projected up to H" (core NATS, JSON {height, txsTotal}). */
+export const projectedSubject = (chainId: string) => `explorer.${token(chainId)}.projected`;

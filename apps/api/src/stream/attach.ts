@@ -1,0 +1,110 @@
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import { Effect } from "effect";
+import { Server } from "socket.io";
+import { Db } from "../db.ts";
+import type { Runtime } from "../http/app.ts";
+import { accountForms } from "../http/params.ts";
+import { proposerMap, withProposer } from "../records/block.ts";
+import { type HeightEvents, StreamHub } from "./hub.ts";
+import type { ProjectedSource } from "./source.ts";
+
+export const STREAM_PATH = "/api/1.0/stream";
+
+/** What OPTIONS /api/1.0/stream/new-block and …/new-txs answer (with CORS headers). */
+export const streamDescriptions: Record<string, object> = {
+  "new-block": {
+    event: "new-block",
+    transport: `Socket.IO v4, handshake path ${STREAM_PATH}`,
+    payload: "the Block record of the new block",
+    order: "heights in order, none skipped; sent after the block is fully projected",
+    reconnect: "connect with auth {since: <height>} (or ?since=) to get what was missed",
+  },
+  "new-txs": {
+    event: "new-txs",
+    also: "new-tx (one Transaction record per event)",
+    transport: `Socket.IO v4, handshake path ${STREAM_PATH}`,
+    payload: "the Transaction records of the new block (only blocks with transactions)",
+    filter: "connect with ?address=<bech32 or 0x> to get only transactions involving that account",
+  },
+};
+
+const loader = (runtime: Runtime) => (from: number, to: number) =>
+  runtime.runPromise(
+    Effect.gen(function* () {
+      const db = yield* Db;
+      yield* db.refresh; // REST answers these heights by the time clients hear of them
+      const blocks = yield* db.query<{ height: string; record: string; proposer_cons: string }>(
+        "SELECT height, record, proposer_cons FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height",
+        { a: from, b: to },
+      );
+      const txs = yield* db.query<{ height: string; record: string; addresses: string[] }>(
+        "SELECT height, record, addresses FROM {db}.txs FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height, idx",
+        { a: from, b: to },
+      );
+      const proposers = yield* proposerMap;
+      const byHeight = new Map<number, HeightEvents["txs"]>();
+      for (const t of txs) {
+        const list = byHeight.get(Number(t.height)) ?? [];
+        list.push({ record: JSON.parse(t.record), addresses: t.addresses });
+        byHeight.set(Number(t.height), list);
+      }
+      return blocks.map((b) => ({
+        height: Number(b.height),
+        block: withProposer(b, proposers),
+        txs: byHeight.get(Number(b.height)) ?? [],
+      }));
+    }),
+  );
+
+/**
+ * Puts the Socket.IO stream on the API's HTTP server, fed by `source`. OPTIONS on the two event
+ * paths is answered before Socket.IO sees the request (its path would otherwise claim them).
+ */
+export const attachStream = async (
+  server: HttpServer,
+  runtime: Runtime,
+  source: ProjectedSource,
+  prefix: string,
+) => {
+  const io = new Server(server, { path: STREAM_PATH, serveClient: false, cors: { origin: "*" } });
+  const engineListeners = server.listeners("request") as ((
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => void)[];
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const m = /^\/api\/1\.0\/stream\/(new-block|new-txs)\/?(\?.*)?$/.exec(req.url ?? "");
+    if (m && req.method === "OPTIONS") {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "access-control-allow-origin": "*",
+        "access-control-allow-methods": "GET, POST, OPTIONS",
+        "access-control-allow-headers": "authorization, content-type",
+      });
+      res.end(JSON.stringify(streamDescriptions[m[1]!]));
+      return;
+    }
+    for (const l of engineListeners) l.call(server, req, res);
+  });
+  const hub = new StreamHub(io, loader(runtime), (a) => {
+    try {
+      return accountForms(a, prefix).evm;
+    } catch {
+      return undefined;
+    }
+  });
+  const state = await runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* (yield* Db).state;
+    }),
+  );
+  hub.startAt(state.height);
+  const unsubscribe = source.subscribe((h) => void hub.projected(h));
+  return {
+    hub,
+    close: async () => {
+      unsubscribe();
+      await new Promise<void>((r) => io.close(() => r()));
+    },
+  };
+};

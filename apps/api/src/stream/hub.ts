@@ -1,0 +1,120 @@
+import type { Server, Socket } from "socket.io";
+
+export interface HeightEvents {
+  readonly height: number;
+  readonly block: Record<string, unknown>;
+  readonly txs: { record: Record<string, unknown>; addresses: string[] }[];
+}
+
+/**
+ * The stream: when blocks up to H are projected, it emits, height by height in order and none
+ * skipped, `new-block` (the Block record) to every client, then `new-txs` (the block's Transaction
+ * records, when it has any) and `new-tx` (each record) to clients that want them: all clients,
+ * or, for a client that connected with `?address=<either form>`, only the transactions involving
+ * that address. A client that reconnects with `auth: {since: H}` (or `?since=H`) first gets what it
+ * missed after H (from the last `bufferSize` heights).
+ */
+export class StreamHub {
+  private last: number | undefined;
+  private readonly buffer: HeightEvents[] = [];
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly io: Server,
+    private readonly load: (from: number, to: number) => Promise<HeightEvents[]>,
+    private readonly normalizeAddress: (a: string) => string | undefined,
+    private readonly bufferSize = 1000,
+  ) {
+    io.on("connection", (socket) => this.join(socket));
+  }
+
+  /** Starts after `height` (already projected when the API started: not re-emitted). */
+  startAt(height: number): void {
+    this.last ??= height;
+  }
+
+  get lastEmitted(): number | undefined {
+    return this.last;
+  }
+
+  /** Blocks up to `height` are projected. Calls are serialised, so heights go out in order. */
+  projected(height: number): Promise<void> {
+    this.chain = this.chain
+      .then(() => this.emitUpTo(height))
+      .catch((e) => {
+        process.stderr.write(
+          `${JSON.stringify({ level: "error", msg: "stream emit failed", error: String(e) })}\n`,
+        );
+      });
+    return this.chain;
+  }
+
+  private async emitUpTo(height: number): Promise<void> {
+    if (this.last === undefined) this.last = height - 1;
+    while (this.last < height) {
+      const to = Math.min(height, this.last + 100);
+      const events = await this.load(this.last + 1, to);
+      for (const e of events) {
+        this.emit(e);
+        this.buffer.push(e);
+        if (this.buffer.length > this.bufferSize) this.buffer.shift();
+      }
+      this.last = to;
+    }
+  }
+
+  private emit(e: HeightEvents): void {
+    this.io.emit("new-block", e.block);
+    if (e.txs.length === 0) return;
+    const all = e.txs.map((t) => t.record);
+    this.io.to("all").emit("new-txs", all);
+    for (const r of all) this.io.to("all").emit("new-tx", r);
+    const byAddress = new Map<string, Record<string, unknown>[]>();
+    for (const t of e.txs) {
+      for (const a of t.addresses) {
+        const room = `address:${a}`;
+        if (!this.io.sockets.adapter.rooms.has(room)) continue;
+        const list = byAddress.get(room) ?? [];
+        list.push(t.record);
+        byAddress.set(room, list);
+      }
+    }
+    for (const [room, records] of byAddress) {
+      this.io.to(room).emit("new-txs", records);
+      for (const r of records) this.io.to(room).emit("new-tx", r);
+    }
+  }
+
+  private join(socket: Socket): void {
+    const q = socket.handshake.query;
+    const address = typeof q.address === "string" ? this.normalizeAddress(q.address) : undefined;
+    if (typeof q.address === "string" && !address) {
+      socket.emit("error-message", { error: "address must be an account address in either form" });
+      socket.disconnect(true);
+      return;
+    }
+    socket.join(address ? `address:${address}` : "all");
+    const since = Number(
+      (socket.handshake.auth as { since?: unknown } | undefined)?.since ?? q.since,
+    );
+    if (Number.isInteger(since) && since >= 0) this.replay(socket, since, address);
+  }
+
+  /** Sends a reconnecting client what it missed after `since`, from the buffer (synchronously, before any live event). */
+  private replay(socket: Socket, since: number, address: string | undefined): void {
+    const first = this.buffer[0]?.height;
+    if (first !== undefined && since + 1 < first)
+      socket.emit("replay-truncated", { from: since + 1, availableFrom: first });
+    for (const e of this.buffer) {
+      if (e.height <= since) continue;
+      socket.emit("new-block", e.block);
+      const txs = address ? e.txs.filter((t) => t.addresses.includes(address)) : e.txs;
+      if (txs.length === 0) continue;
+      socket.emit(
+        "new-txs",
+        txs.map((t) => t.record),
+      );
+      for (const t of txs) socket.emit("new-tx", t.record);
+    }
+  }
+}

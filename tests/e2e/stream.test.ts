@@ -1,0 +1,152 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CosmosTxClient, keyFromMnemonic } from "@explorer/chain";
+import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
+import { MsgSend } from "cosmjs-types/cosmos/bank/v1beta1/tx";
+import { JsonRpcProvider, Wallet } from "ethers";
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exited } from "../lib/ingester-process.ts";
+
+/**
+ * Issue 6 (in part): the all-in-one service follows the reference chain (ingester → log →
+ * projector → API in one process) and socket.io-client, a real client, listens.
+ */
+const e = endpoints(nodePorts(0));
+const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos");
+const main = fileURLToPath(new URL("../../apps/explorer/src/main.ts", import.meta.url));
+let port = 0;
+let child: ReturnType<typeof spawn>;
+const base = () => `http://127.0.0.1:${port}`;
+const connectClient = (
+  opts: { query?: Record<string, string>; auth?: Record<string, unknown> } = {},
+): Socket =>
+  io(base(), { path: "/api/1.0/stream", transports: ["websocket"], forceNew: true, ...opts });
+
+beforeAll(async () => {
+  port = await new Promise<number>((r) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
+  child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: {
+      ...process.env,
+      EXPLORER_DATA_DIR: mkdtempSync(join(tmpdir(), "stream-")),
+      API_PORT: String(port),
+      COMET_RPC_URL: e.cometRpc,
+      COSMOS_REST_URL: e.rest,
+      EVM_RPC_URL: e.evmRpc,
+      METADATA_FETCH: "false",
+      PROGRESS: "false",
+    },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${base()}/api/1.0/stat`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the explorer did not start");
+}, 120_000);
+
+afterAll(async () => {
+  child?.kill("SIGTERM");
+  if (child) await exited(child);
+});
+
+describe("stream", () => {
+  it("new-block arrives for every height in order, each already answerable by the REST API", async () => {
+    const client = connectClient();
+    const heights: number[] = [];
+    const checks: Promise<number>[] = [];
+    client.on("new-block", (b: { height: number }) => {
+      heights.push(b.height);
+      checks.push(fetch(`${base()}/api/1.0/blocks/${b.height}`).then((r) => r.status));
+    });
+    await new Promise((r) => setTimeout(r, 8000));
+    client.close();
+    expect(heights.length).toBeGreaterThan(5);
+    for (let i = 1; i < heights.length; i++) expect(heights[i]).toBe(heights[i - 1]! + 1);
+    expect(new Set(await Promise.all(checks))).toEqual(new Set([200]));
+  }, 30_000);
+
+  it("new-txs carries the block's Transaction records; new-tx each; an address filter keeps only its own", async () => {
+    const all = connectClient();
+    const mine = connectClient({ query: { address: alice.evm } });
+    const batches: { height: number; hashes: string[] }[] = [];
+    const mineTxs: { addresses: string[] }[] = [];
+    all.on("new-txs", (txs: { height: number; txhash: string }[]) =>
+      batches.push({ height: txs[0]!.height, hashes: txs.map((t) => t.txhash) }),
+    );
+    mine.on("new-tx", (t: { addresses: string[] }) => mineTxs.push(t));
+    // New activity: a bank send from alice and an EVM transfer to her.
+    const cosmos = await CosmosTxClient.connect({ rpcUrl: e.cometRpc, denom: "atest" });
+    const sent = await cosmos.signAndBroadcast(alice, [
+      {
+        typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+        value: MsgSend.fromPartial({
+          fromAddress: alice.bech32,
+          toAddress: alice.bech32,
+          amount: [{ denom: "atest", amount: "1" }],
+        }),
+      },
+    ]);
+    cosmos.disconnect();
+    const wallet = new Wallet(
+      keyFromMnemonic(testAccounts.erin.mnemonic, "cosmos").privateKey,
+      new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true }),
+    );
+    const evmTx = await wallet.sendTransaction({ to: alice.evm, value: 1n });
+    const deadline = Date.now() + 60_000;
+    const seen = () =>
+      batches.some((b) => b.hashes.includes(sent.transactionHash)) && mineTxs.length >= 2;
+    while (Date.now() < deadline && !seen()) await new Promise((r) => setTimeout(r, 250));
+    expect(seen(), `${sent.transactionHash} and ${evmTx.hash} streamed`).toBe(true);
+    all.close();
+    mine.close();
+    expect(batches.length).toBeGreaterThan(0);
+    for (const b of batches.slice(0, 10)) {
+      const rest = (await (
+        await fetch(`${base()}/api/1.0/txs?height=${b.height}&limit=100&sort=height`)
+      ).json()) as { docs: { txhash: string }[] };
+      expect(new Set(b.hashes)).toEqual(new Set(rest.docs.map((t) => t.txhash)));
+    }
+    expect(mineTxs.every((t) => t.addresses.includes(alice.evm.toLowerCase()))).toBe(true);
+  }, 90_000);
+
+  it("a client that reconnects with the last height it saw gets what it missed, then goes on", async () => {
+    const first = connectClient();
+    let last = 0;
+    first.on("new-block", (b: { height: number }) => {
+      last = b.height;
+    });
+    await new Promise((r) => setTimeout(r, 3000));
+    first.close();
+    await new Promise((r) => setTimeout(r, 3000));
+    const again = connectClient({ auth: { since: last } });
+    const heights: number[] = [];
+    again.on("new-block", (b: { height: number }) => heights.push(b.height));
+    await new Promise((r) => setTimeout(r, 3000));
+    again.close();
+    expect(heights[0]).toBe(last + 1);
+    for (let i = 1; i < heights.length; i++) expect(heights[i]).toBe(heights[i - 1]! + 1);
+  }, 30_000);
+
+  it("OPTIONS on the two stream entries answers a description with CORS headers", async () => {
+    for (const name of ["new-block", "new-txs"]) {
+      const r = await fetch(`${base()}/api/1.0/stream/${name}`, { method: "OPTIONS" });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("access-control-allow-origin")).toBe("*");
+      expect(((await r.json()) as { event: string }).event).toBe(name);
+    }
+  });
+});
