@@ -11,6 +11,8 @@ export interface ProjectOptions {
   readonly batchIdleMs: number;
   /** Keep following the log's head (default), or stop at its current end. */
   readonly follow: boolean;
+  /** Stop once this height is projected (0 or absent: no limit). */
+  readonly untilHeight?: number;
   readonly signal?: AbortSignal;
   /** Told after each batch: everything up to this height is in the tables. */
   readonly onProjected?: (p: Progress, blocks: number) => void;
@@ -81,6 +83,7 @@ export const projectLog = async (
     if (r.done) break;
     const e = r.value;
     if (e.kind === "block" && e.height <= from.height) continue;
+    if (o.untilHeight && e.kind === "block" && e.height > o.untilHeight) break;
     writer.add(e);
     if (writer.pending >= o.batchBlocks) {
       await flush();
