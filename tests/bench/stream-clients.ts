@@ -30,6 +30,5 @@ for (let i = 0; i < n; i++) {
 process.stdin.on("data", (d) => {
   if (!d.toString().includes("done")) return;
   for (const c of clients) c.close();
-  process.stdout.write(`${JSON.stringify(Object.fromEntries(arrivals))}\n`);
-  process.exit(0);
+  process.stdout.write(`${JSON.stringify(Object.fromEntries(arrivals))}\n`, () => process.exit(0));
 });

@@ -76,7 +76,12 @@ export const run = async (): Promise<Figure[]> => {
   out = "";
   child.stdin.write("done\n");
   await new Promise((r) => child.once("exit", r));
-  const arrivals = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number[]>;
+  let arrivals: Record<string, number[]>;
+  try {
+    arrivals = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number[]>;
+  } catch {
+    throw new Error(`the client process's report was cut (${out.length} bytes)`);
+  }
   const delays: number[] = [];
   let lost = 0;
   for (const [h, t] of announced) {
