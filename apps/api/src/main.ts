@@ -30,6 +30,32 @@ export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, setting
   return { app, runtime };
 };
 
+/** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
+export const parseNativeCoins = (value: string): Map<string, string> =>
+  new Map(
+    value
+      .split(",")
+      .map((p) => p.trim().split(":") as [string, string])
+      .map(([s, d]) => [s.toLowerCase(), d]),
+  );
+
+/** Listens with the app for as long as the scope lives; closing the server disposes the runtime. */
+export const listenApi = (
+  app: ReturnType<typeof buildApi>["app"],
+  runtime: ReturnType<typeof buildApi>["runtime"],
+  port: number,
+  host: string,
+) =>
+  Effect.acquireRelease(
+    Effect.callback<Server>((resume) => {
+      const server = app.listen(port, host, () => resume(Effect.succeed(server)));
+    }),
+    (s) =>
+      Effect.callback<void>((resume) => {
+        s.close(() => resume(Effect.promise(() => runtime.dispose())));
+      }),
+  );
+
 export const serve = Effect.gen(function* () {
   const cfg = yield* ApiConfig;
   const ch = yield* Effect.acquireRelease(
@@ -38,25 +64,12 @@ export const serve = Effect.gen(function* () {
   );
   const settings: ApiSettings = {
     prefix: cfg.prefix,
-    nativeCoins: new Map(
-      cfg.nativeCoins
-        .split(",")
-        .map((p) => p.trim().split(":") as [string, string])
-        .map(([s, d]) => [s.toLowerCase(), d]),
-    ),
+    nativeCoins: parseNativeCoins(cfg.nativeCoins),
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   };
   const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
-  const server = yield* Effect.acquireRelease(
-    Effect.callback<Server>((resume) => {
-      const server = app.listen(cfg.port, cfg.host, () => resume(Effect.succeed(server)));
-    }),
-    (s) =>
-      Effect.callback<void>((resume) => {
-        s.close(() => resume(Effect.promise(() => runtime.dispose())));
-      }),
-  );
+  const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>
       cfg.natsUrl

@@ -1,8 +1,13 @@
 import { copyFileSync, existsSync, mkdirSync, statSync } from "node:fs";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { attachStream, buildApi, inProcessSource } from "@explorer/api";
+import {
+  attachStream,
+  buildApi,
+  inProcessSource,
+  listenApi,
+  parseNativeCoins,
+} from "@explorer/api";
 import { Log as IngestLog, ingest, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, Store } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
@@ -72,24 +77,11 @@ export const start = Effect.gen(function* () {
 
   const { app, runtime } = buildApi(ch, "explorer", {
     prefix: cfg.prefix,
-    nativeCoins: new Map(
-      cfg.nativeCoins
-        .split(",")
-        .map((p) => p.trim().split(":") as [string, string])
-        .map(([s, d]) => [s.toLowerCase(), d]),
-    ),
+    nativeCoins: parseNativeCoins(cfg.nativeCoins),
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: new Map(),
   });
-  const server = yield* Effect.acquireRelease(
-    Effect.callback<Server>((resume) => {
-      const server = app.listen(cfg.port, cfg.host, () => resume(Effect.succeed(server)));
-    }),
-    (s) =>
-      Effect.callback<void>((resume) => {
-        s.close(() => resume(Effect.promise(() => runtime.dispose())));
-      }),
-  );
+  const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
     (s) => Effect.promise(() => s.close()),
