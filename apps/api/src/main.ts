@@ -1,14 +1,16 @@
 #!/usr/bin/env -S node --import tsx
 import type { Server } from "node:http";
 import { LoggingLive, runMain } from "@explorer/service";
-import { openClickHouse, parseStoreUrl } from "@explorer/store";
+import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
 import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { evmRoutes } from "./routes/evm.ts";
+import { ROUTE_SPECS } from "./routes/specs.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
 import { attachStream } from "./stream/attach.ts";
 import { natsSource, pollingSource } from "./stream/source.ts";
@@ -21,7 +23,8 @@ export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, setting
       Layer.succeed(Settings, Settings.of(settings)),
     ),
   );
-  const app = makeApp(runtime, settings, (router, run) => {
+  const app = makeApp(runtime, settings, ROUTE_SPECS, (router, run) => {
+    docsRoutes(router, ROUTE_SPECS);
     chainRoutes(router, run);
     accountRoutes(router, run);
     statSearchRoutes(router, run);
@@ -68,6 +71,7 @@ export const serve = Effect.gen(function* () {
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   };
+  yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
   const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   const source = yield* Effect.acquireRelease(

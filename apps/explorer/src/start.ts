@@ -11,7 +11,7 @@ import {
 import { Log as IngestLog, ingest, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, Store } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
-import { openClickHouse } from "@explorer/store";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Config, Effect, Layer } from "effect";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
@@ -56,6 +56,7 @@ export const start = Effect.gen(function* () {
     (c) => Effect.promise(() => c.close()),
   );
 
+  yield* Effect.promise(() => ensureCurrentSet(ch, "explorer")); // the API answers (404s) before the first batch
   const projected = inProcessSource();
   yield* followWith((p) => projected.announce(p.height)).pipe(
     Effect.provide(

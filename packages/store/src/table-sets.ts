@@ -52,3 +52,16 @@ export const repointViews = async (
       query: `CREATE OR REPLACE VIEW ${base}.${t} AS SELECT * FROM ${setDb(base, set)}.${t}`,
     });
 };
+
+/** The current table set, created (set 1) and migrated if needed, so readers and writers find its tables. */
+export const ensureCurrentSet = async (
+  ch: ClickHouseClient,
+  base: string,
+): Promise<{ set: number; db: string; created: boolean }> => {
+  const { migrate } = await import("./migrate.ts");
+  const existing = await currentSet(ch, base);
+  const set = existing ?? 1;
+  await migrate(ch, setDb(base, set));
+  if (existing === undefined) await switchSet(ch, base, set);
+  return { set, db: setDb(base, set), created: existing === undefined };
+};

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import Router, { type RouterMiddleware } from "@koa/router";
-import { Cause, Context, type Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
+import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
 import Koa from "koa";
 import type { Db } from "../db.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
@@ -8,7 +8,9 @@ import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./e
 const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
+import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { type RouteSpec, validateRequest } from "./spec.ts";
 
 export interface ApiSettings {
   readonly prefix: string;
@@ -50,6 +52,7 @@ const log = (level: "info" | "error", fields: Record<string, unknown>) =>
 export const makeApp = (
   runtime: Runtime,
   settings: ApiSettings,
+  routes: readonly RouteSpec[],
   register: (router: Router, run: (h: Handler) => RouterMiddleware) => void,
 ) => {
   const app = new Koa();
@@ -108,10 +111,24 @@ export const makeApp = (
     await next();
   });
 
+  const specs = new Map(routes.map((r) => [`/api/1.0${r.path}`, r]));
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
-      const exit = await runtime.runPromiseExit(h(ctx));
+      const spec = specs.get((ctx as { _matchedRoute?: string })._matchedRoute ?? "");
+      // The route's schema validates the request before its handler runs.
+      const exit = await runtime.runPromiseExit(
+        Effect.suspend(() => {
+          if (spec)
+            validateRequest(
+              spec,
+              ctx.query as Query,
+              ctx.params as Record<string, string>,
+              settings.prefix,
+            );
+          return h(ctx);
+        }),
+      );
       if (Exit.isSuccess(exit)) {
         ctx.body = exit.value;
         return;
@@ -145,5 +162,5 @@ export const makeApp = (
   register(router, run);
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return app;
+  return Object.assign(app, { router });
 };

@@ -1,0 +1,326 @@
+import { BadRequest } from "./errors.ts";
+import { LIMIT_DEFAULT, LIMIT_MAX } from "./list.ts";
+import {
+  accountForms,
+  bool,
+  evmAddress,
+  height,
+  int,
+  list,
+  type Query,
+  str,
+  txHash,
+  validatorAddress,
+} from "./params.ts";
+
+/**
+ * The API's request schemas, as data: each route's parameters with their kinds. The same table
+ * validates every request (before its handler runs) and generates the OpenAPI document.
+ */
+export type Kind =
+  | "int"
+  | "height"
+  | "bool"
+  | "string"
+  | "account"
+  | "accounts"
+  | "validator"
+  | "validators"
+  | "evmAddress"
+  | "txHash"
+  | "txHashes"
+  | "evmHash"
+  | "tokenId"
+  | "tokenIds"
+  | "messageType"
+  | "enum"
+  | "enumList";
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly in: "query" | "path";
+  readonly kind: Kind;
+  readonly description: string;
+  readonly values?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+}
+
+export interface RouteSpec {
+  readonly method: "get";
+  /** Koa style, under /api/1.0: `/blocks/:height`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly params: readonly ParamSpec[];
+  readonly list: boolean;
+  /** Sortable fields (lists). */
+  readonly sort?: readonly string[];
+  /** A request that must validate (checked by the tests): path values and query. */
+  readonly example: Record<string, string>;
+}
+
+const q = (
+  name: string,
+  kind: Kind,
+  description: string,
+  extra: Partial<ParamSpec> = {},
+): ParamSpec => ({ name, in: "query", kind, description, ...extra });
+const p = (name: string, kind: Kind, description: string): ParamSpec => ({
+  name,
+  in: "path",
+  kind,
+  description,
+});
+
+export const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"] as const;
+export const BOND_STATUSES = [
+  "BOND_STATUS_BONDED",
+  "BOND_STATUS_UNBONDING",
+  "BOND_STATUS_UNBONDED",
+] as const;
+
+/** Checks one parameter value with the same parsers the handlers use. */
+const check = (s: ParamSpec, value: string | string[] | undefined, prefix: string): void => {
+  if (value === undefined || value === "") return;
+  const query: Query = { [s.name]: value };
+  const one = () => str(query, s.name, 2000)!;
+  switch (s.kind) {
+    case "int":
+      int(query, s.name, { min: s.min, max: s.max });
+      return;
+    case "height":
+      height(one(), s.name);
+      return;
+    case "bool":
+      bool(query, s.name);
+      return;
+    case "string":
+      str(query, s.name);
+      return;
+    case "account":
+      accountForms(one(), prefix, s.name);
+      return;
+    case "accounts":
+      for (const a of list(query, s.name) ?? []) accountForms(a, prefix, s.name);
+      return;
+    case "validator":
+      validatorAddress(one(), prefix, s.name);
+      return;
+    case "validators":
+      for (const a of list(query, s.name) ?? []) validatorAddress(a, prefix, s.name);
+      return;
+    case "evmAddress":
+      evmAddress(one(), s.name);
+      return;
+    case "txHash":
+      txHash(one(), s.name);
+      return;
+    case "txHashes":
+      for (const h of list(query, s.name) ?? []) txHash(h, s.name);
+      return;
+    case "evmHash":
+      if (txHash(one(), s.name).kind !== "evm")
+        throw new BadRequest({ message: `${s.name} must be 0x and 64 hex digits` });
+      return;
+    case "tokenId":
+      if (!/^\d{1,78}$/.test(one()))
+        throw new BadRequest({ message: `${s.name} must be a decimal integer` });
+      return;
+    case "tokenIds":
+      for (const i of list(query, s.name) ?? [])
+        if (!/^\d{1,78}$/.test(i))
+          throw new BadRequest({ message: `${s.name} must be decimal integers` });
+      return;
+    case "messageType":
+      if (!/^\/?[A-Za-z0-9_.]+$/.test(one()))
+        throw new BadRequest({
+          message: `${s.name} must be a message type URL such as /cosmos.bank.v1beta1.MsgSend`,
+        });
+      return;
+    case "enum": {
+      const v = one();
+      if (!s.values!.some((x) => x.toLowerCase() === v.toLowerCase()))
+        throw new BadRequest({ message: `${s.name} must be one of ${s.values!.join(", ")}` });
+      return;
+    }
+    case "enumList":
+      for (const v of list(query, s.name) ?? []) {
+        if (!s.values!.some((x) => x === v.toUpperCase() || x === `BOND_STATUS_${v.toUpperCase()}`))
+          throw new BadRequest({ message: `${s.name} must be among ${s.values!.join(", ")}` });
+      }
+      return;
+  }
+};
+
+/** Validates a request against its route's schema: a BadRequest naming the first bad parameter. */
+export const validateRequest = (
+  spec: RouteSpec,
+  query: Query,
+  pathParams: Record<string, string | undefined>,
+  prefix: string,
+): void => {
+  for (const s of spec.params)
+    check(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
+  if (spec.list) {
+    check(q("page", "int", "", { min: 1 }), query.page, prefix);
+    check(q("limit", "int", "", { min: 1, max: LIMIT_MAX }), query.limit, prefix);
+    const sort = str(query, "sort");
+    if (sort !== undefined && spec.sort && !spec.sort.includes(sort.replace(/^-/, ""))) {
+      throw new BadRequest({
+        message: `cannot sort by ${sort.replace(/^-/, "")}; sortable: ${spec.sort.join(", ")}`,
+      });
+    }
+  }
+};
+
+const schemaOf = (s: ParamSpec): Record<string, unknown> => {
+  switch (s.kind) {
+    case "int":
+      return {
+        type: "integer",
+        minimum: s.min ?? 0,
+        ...(s.max === undefined ? {} : { maximum: s.max }),
+      };
+    case "height":
+      return { type: "integer", minimum: 1 };
+    case "bool":
+      return { type: "boolean" };
+    case "account":
+      return {
+        type: "string",
+        description: "bech32 account address or 0x address",
+        pattern: "^(0x[0-9a-fA-F]{40}|[a-z]+1[02-9ac-hj-np-z]{38})$",
+      };
+    case "validator":
+      return { type: "string", pattern: "^[a-z]+valoper1[02-9ac-hj-np-z]+$" };
+    case "evmAddress":
+      return { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" };
+    case "txHash":
+      return { type: "string", pattern: "^(0x)?[0-9a-fA-F]{64}$" };
+    case "evmHash":
+      return { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" };
+    case "tokenId":
+      return { type: "string", pattern: "^[0-9]{1,78}$" };
+    case "messageType":
+      return {
+        type: "string",
+        pattern: "^/?[A-Za-z0-9_.]+$",
+        example: "/cosmos.bank.v1beta1.MsgSend",
+      };
+    case "enum":
+      return { type: "string", enum: s.values };
+    case "accounts":
+    case "validators":
+    case "txHashes":
+    case "tokenIds":
+    case "enumList":
+      return {
+        type: "array",
+        items: { type: "string", ...(s.values ? { enum: s.values } : {}) },
+        description: "repeated, comma-separated or a JSON array",
+      };
+    default:
+      return { type: "string", maxLength: 200 };
+  }
+};
+
+/** The OpenAPI 3.1 document of the routes. */
+export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = `/api/1.0${r.path.replace(/:([A-Za-z]+)/g, "{$1}")}`;
+    const listParams = r.list
+      ? [
+          {
+            name: "page",
+            in: "query",
+            schema: { type: "integer", minimum: 1, default: 1 },
+            description: "page number, 1-based",
+          },
+          {
+            name: "limit",
+            in: "query",
+            schema: { type: "integer", minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },
+            description: "entities per page",
+          },
+          ...(r.sort
+            ? [
+                {
+                  name: "sort",
+                  in: "query",
+                  schema: { type: "string", enum: r.sort.flatMap((f) => [f, `-${f}`]) },
+                  description: "field; prefix - for descending",
+                },
+              ]
+            : []),
+        ]
+      : [];
+    paths[path] = {
+      ...(paths[path] ?? {}),
+      [r.method]: {
+        summary: r.summary,
+        tags: [r.tag],
+        parameters: [
+          ...r.params.map((s) => ({
+            name: s.name,
+            in: s.in,
+            required: s.in === "path",
+            description: s.description,
+            schema: schemaOf(s),
+          })),
+          ...listParams,
+        ],
+        responses: {
+          "200": {
+            description: r.list ? "list envelope {docs, hasNext, limit, page}" : "one record",
+            content: {
+              "application/json": {
+                schema: r.list ? { $ref: "#/components/schemas/Envelope" } : { type: "object" },
+              },
+            },
+          },
+          "400": { $ref: "#/components/responses/Error" },
+          "404": { $ref: "#/components/responses/Error" },
+          "429": { $ref: "#/components/responses/Error" },
+        },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Cosmos-EVM explorer index API", version: "1.0" },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: {
+        Envelope: {
+          type: "object",
+          required: ["docs", "hasNext", "limit", "page"],
+          properties: {
+            docs: { type: "array", items: { type: "object" } },
+            hasNext: { type: "boolean" },
+            limit: { type: "integer" },
+            page: { type: "integer" },
+          },
+        },
+        Error: { type: "object", required: ["error"], properties: { error: { type: "string" } } },
+      },
+      responses: {
+        Error: {
+          description: "{error}",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+      },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "optional API key (own rate limit)",
+        },
+      },
+    },
+  };
+};
+
+export { p as pathParam, q as queryParam };

@@ -1,0 +1,81 @@
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateRequest } from "./http/spec.ts";
+import { buildApi } from "./main.ts";
+import { ROUTE_SPECS } from "./routes/specs.ts";
+
+const ch = await openClickHouse({
+  kind: "chdb",
+  path: mkdtempSync(join(tmpdir(), "api-openapi-")),
+});
+await ensureCurrentSet(ch, "explorer");
+const { app, runtime } = buildApi(ch, "explorer", {
+  prefix: "cosmos",
+  nativeCoins: new Map([["test", "atest"]]),
+  rateLimitPerMinute: 1e6,
+  apiKeys: new Map(),
+});
+const server = app.listen(0, "127.0.0.1");
+await new Promise((r) => server.once("listening", r));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await runtime.dispose();
+  await ch.close();
+});
+
+describe("OpenAPI document", () => {
+  it("lists every route the router serves, and only those", async () => {
+    const served = new Set(
+      app.router.stack.filter((l) => l.methods.includes("GET")).map((l) => String(l.path)),
+    );
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, { get?: unknown }>;
+    };
+    expect(doc.openapi).toBe("3.1.0");
+    const documented = new Set(
+      Object.keys(doc.paths).map((p) => p.replace(/\{([A-Za-z]+)\}/g, ":$1")),
+    );
+    for (const path of served)
+      if (!path.endsWith("/openapi.json") && !path.endsWith("/docs"))
+        expect(documented, path).toContain(path);
+    for (const path of documented) expect(served, path).toContain(path);
+  });
+
+  it("every documented example validates against its route's schema, and the route accepts it", async () => {
+    for (const r of ROUTE_SPECS) {
+      const pathParams = Object.fromEntries(
+        Object.entries(r.example).filter(([k]) => r.path.includes(`:${k}`)),
+      );
+      const query = Object.fromEntries(
+        Object.entries(r.example).filter(([k]) => !r.path.includes(`:${k}`)),
+      );
+      expect(() => validateRequest(r, query, pathParams, "cosmos"), r.path).not.toThrow();
+      const url = `${base}${Object.entries(pathParams).reduce((acc, [k, v]) => acc.replace(`:${k}`, v), r.path)}?${new URLSearchParams(query)}`;
+      const res = await fetch(url);
+      expect([200, 404], `${url}: ${res.status}`).toContain(res.status);
+    }
+  });
+
+  it("a malformed value of any documented parameter is refused by the schema with 400", async () => {
+    for (const r of ROUTE_SPECS) {
+      for (const p of r.params.filter((x) => x.in === "query" && x.kind !== "string")) {
+        const res = await fetch(
+          `${base}${Object.entries(r.example).reduce((acc, [k, v]) => acc.replace(`:${k}`, v), r.path)}?${p.name}=%3Cnot%20valid%3E`,
+        );
+        expect(res.status, `${r.path} ${p.name}`).toBe(400);
+        expect(typeof ((await res.json()) as { error: string }).error).toBe("string");
+      }
+    }
+  });
+
+  it("the docs page shows every route", async () => {
+    const html = await (await fetch(`${base}/docs`)).text();
+    for (const r of ROUTE_SPECS) expect(html).toContain(`/api/1.0${r.path}`);
+  });
+});
