@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import Router, { type RouterMiddleware } from "@koa/router";
 import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
 import Koa from "koa";
-import type { Db } from "../db.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 
 const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
+import { Db } from "../db.ts";
+import { Lru } from "./lru.ts";
 import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
@@ -112,13 +113,14 @@ export const makeApp = (
   });
 
   const specs = new Map(routes.map((r) => [`/api/1.0${r.path}`, r]));
+  const cache = new Lru<string, unknown>(2_000);
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
       const spec = specs.get((ctx as { _matchedRoute?: string })._matchedRoute ?? "");
       // The route's schema validates the request before its handler runs.
       const exit = await runtime.runPromiseExit(
-        Effect.suspend(() => {
+        Effect.gen(function* () {
           if (spec)
             validateRequest(
               spec,
@@ -126,7 +128,16 @@ export const makeApp = (
               ctx.params as Record<string, string>,
               settings.prefix,
             );
-          return h(ctx);
+          if (!spec?.cache) return yield* h(ctx);
+          // Hot answers are keyed by the projected height (a new height makes new keys);
+          // immutable ones (a projected block, a tx) by the table set alone.
+          const st = yield* (yield* Db).state;
+          const key = `${st.db}:${spec.cache === "hot" ? st.height : ""}:${ctx.url}`;
+          const hit = cache.get(key);
+          if (hit !== undefined) return hit;
+          const body = yield* h(ctx);
+          cache.set(key, body);
+          return body;
         }),
       );
       if (Exit.isSuccess(exit)) {

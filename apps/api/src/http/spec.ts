@@ -56,6 +56,11 @@ export interface RouteSpec {
   readonly list: boolean;
   /** Sortable fields (lists). */
   readonly sort?: readonly string[];
+  /**
+   * Answers kept in memory: "hot" ones until the projected height moves (latest blocks and txs,
+   * first pages, stat), "immutable" ones while the table set stays (a block or tx by id).
+   */
+  readonly cache?: "hot" | "immutable";
   /** A request that must validate (checked by the tests): path values and query. */
   readonly example: Record<string, string>;
 }

@@ -51,6 +51,7 @@ const H = "E8C839C30247AB0599E20ACEEA70374131BBF25272A2DA18E3F69262DB5F6C6C";
 export const ROUTE_SPECS: readonly RouteSpec[] = [
   {
     method: "get",
+    cache: "hot",
     path: "/txs",
     summary: "Transactions, newest first",
     tag: "chain",
@@ -61,6 +62,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "immutable",
     path: "/txs/:hash",
     summary: "One transaction by Cosmos or EVM hash",
     tag: "chain",
@@ -70,6 +72,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "hot",
     path: "/blocks",
     summary: "Blocks, newest first",
     tag: "chain",
@@ -84,6 +87,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "hot",
     path: "/blocks/latest",
     summary: "The latest fully projected block",
     tag: "chain",
@@ -93,6 +97,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "immutable",
     path: "/blocks/:height",
     summary: "One block",
     tag: "chain",
@@ -138,6 +143,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "hot",
     path: "/validators",
     summary: "Validators, by tokens",
     tag: "accounts",
@@ -163,6 +169,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   },
   {
     method: "get",
+    cache: "hot",
     path: "/stat",
     summary: "Chain statistics",
     tag: "chain",
