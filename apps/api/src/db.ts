@@ -13,6 +13,8 @@ export interface StoreState {
 export interface DbShape {
   /** The current set and projected height (cached briefly; refreshed when the projector moves). */
   readonly state: Effect.Effect<StoreState, StoreFailure>;
+  /** The last state read, if still fresh (no effect to run: for the hot path). */
+  readonly peek: () => StoreState | undefined;
   /** Reads the state again now (the stream calls it before announcing new heights). */
   readonly refresh: Effect.Effect<StoreState, StoreFailure>;
   /** Rows of a query with bound parameters; `{db}` in the SQL is the current table set. */
@@ -26,6 +28,7 @@ export class Db extends Context.Service<Db, DbShape>()("api/Db") {}
 
 export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape => {
   let cached: { at: number; value: Promise<StoreState> } | undefined;
+  let settled: { at: number; value: StoreState } | undefined;
   const load = async (): Promise<StoreState> => {
     const set = await currentSet(ch, base);
     if (set === undefined) return { db: setDb(base, 1), height: 0, txsTotal: 0 };
@@ -41,7 +44,11 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
     try: () => {
       const now = Date.now();
       if (!cached || now - cached.at > ttlMs) {
-        cached = { at: now, value: load() };
+        const at = now;
+        cached = { at, value: load() };
+        cached.value.then((value) => {
+          settled = { at, value };
+        });
         cached.value.catch(() => {
           cached = undefined;
         });
@@ -52,6 +59,7 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
   });
   const refresh = Effect.suspend(() => {
     cached = undefined;
+    settled = undefined;
     return state;
   });
   const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
@@ -69,7 +77,8 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
           new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
       }),
     );
-  return { state, refresh, query };
+  const peek = () => (settled && Date.now() - settled.at <= ttlMs ? settled.value : undefined);
+  return { state, peek, refresh, query };
 };
 
 /** The first row, or NotFound. */

@@ -4,6 +4,10 @@ import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } f
 import Koa from "koa";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 
+const stateOfDb = Effect.gen(function* () {
+  return yield* (yield* Db).state;
+});
+
 const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
@@ -113,33 +117,58 @@ export const makeApp = (
   });
 
   const specs = new Map(routes.map((r) => [`/api/1.0${r.path}`, r]));
-  const cache = new Lru<string, unknown>(2_000);
+  const db = runtime.runSync(
+    Effect.gen(function* () {
+      return yield* Db;
+    }),
+  );
+  // Answers are a pure function of (table set, projected height, URL): kept up to 64 MB.
+  const cache = new Lru<string, Promise<string | Exit.Exit<unknown, ApiError>>>(
+    20_000,
+    64 * 1024 * 1024,
+  );
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
       const spec = specs.get((ctx as { _matchedRoute?: string })._matchedRoute ?? "");
       // The route's schema validates the request before its handler runs.
-      const exit = await runtime.runPromiseExit(
-        Effect.gen(function* () {
-          if (spec)
-            validateRequest(
-              spec,
-              ctx.query as Query,
-              ctx.params as Record<string, string>,
-              settings.prefix,
-            );
-          if (!spec?.cache) return yield* h(ctx);
-          // Hot answers are keyed by the projected height (a new height makes new keys);
-          // immutable ones (a projected block, a tx) by the table set alone.
-          const st = yield* (yield* Db).state;
-          const key = `${st.db}:${spec.cache === "hot" ? st.height : ""}:${ctx.url}`;
-          const hit = cache.get(key);
-          if (hit !== undefined) return hit;
-          const body = yield* h(ctx);
-          cache.set(key, body);
-          return body;
-        }),
-      );
+      const handle = Effect.suspend(() => {
+        if (spec)
+          validateRequest(
+            spec,
+            ctx.query as Query,
+            ctx.params as Record<string, string>,
+            settings.prefix,
+          );
+        return h(ctx);
+      });
+      if (spec) {
+        // Hot answers are keyed by the projected height (a new height makes new keys), immutable
+        // ones (a projected block, a tx) by the table set alone. The serialised answer is kept,
+        // and concurrent requests for the same key share one computation.
+        const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
+        if (st) {
+          const key = `${st.db}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
+          let pending = cache.get(key);
+          if (!pending) {
+            pending = runtime.runPromiseExit(handle).then((x) => {
+              if (!Exit.isSuccess(x)) return x;
+              const text = JSON.stringify(x.value);
+              cache.weigh(key, text.length);
+              return text;
+            });
+            cache.set(key, pending);
+          }
+          const out = await pending;
+          if (typeof out === "string") {
+            ctx.type = "application/json";
+            ctx.body = out;
+            return;
+          }
+          cache.delete(key);
+        }
+      }
+      const exit = await runtime.runPromiseExit(handle);
       if (Exit.isSuccess(exit)) {
         ctx.body = exit.value;
         return;

@@ -1,21 +1,48 @@
-/** A bounded map that forgets the least recently used entry first. */
+/**
+ * A bounded map that forgets the least recently used entries first, bounded by entry count and
+ * by total weight (for cached answers: their size in characters).
+ */
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private total = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
+  ) {}
 
   get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
   }
 
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  delete(key: K): void {
+    const e = this.map.get(key);
+    if (e) {
+      this.total -= e.weight;
+      this.map.delete(key);
+    }
+  }
+
+  set(key: K, value: V, weight = 0): void {
+    this.delete(key);
+    this.map.set(key, { value, weight });
+    this.total += weight;
+    while (this.map.size > this.maxEntries || (this.total > this.maxWeight && this.map.size > 1))
+      this.delete(this.map.keys().next().value as K);
+  }
+
+  /** Sets the weight of an entry once known (a cached answer's size after it is computed). */
+  weigh(key: K, weight: number): void {
+    const e = this.map.get(key);
+    if (e) {
+      this.total += weight - e.weight;
+      e.weight = weight;
+      while (this.total > this.maxWeight && this.map.size > 1)
+        this.delete(this.map.keys().next().value as K);
+    }
   }
 }

@@ -57,8 +57,9 @@ export interface RouteSpec {
   /** Sortable fields (lists). */
   readonly sort?: readonly string[];
   /**
-   * Answers kept in memory: "hot" ones until the projected height moves (latest blocks and txs,
-   * first pages, stat), "immutable" ones while the table set stays (a block or tx by id).
+   * Every answer is kept in memory until the projected height moves (it is a pure function of the
+   * table set, the height and the URL); "immutable" ones (a block or tx by id) for as long as the
+   * table set stays; "hot" marks the ones the front page asks for all the time.
    */
   readonly cache?: "hot" | "immutable";
   /** A request that must validate (checked by the tests): path values and query. */

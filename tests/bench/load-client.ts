@@ -1,0 +1,37 @@
+/**
+ * Child process of api.bench.ts: `tsx load-client.ts <url> <concurrency> <seconds>` sends GET
+ * requests with `concurrency` clients (keep-alive) for the given time and prints
+ * {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
+ */
+const [url, concurrency, seconds] = [
+  process.argv[2]!,
+  Number(process.argv[3] ?? 50),
+  Number(process.argv[4] ?? 5),
+];
+const latencies: number[] = [];
+let errors = 0;
+const end = performance.now() + seconds * 1000;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (performance.now() < end) {
+      const s = performance.now();
+      try {
+        const r = await fetch(url);
+        await r.arrayBuffer();
+        if (r.status !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - s);
+    }
+  }),
+);
+const elapsed = (performance.now() - t0) / 1000;
+latencies.sort((a, b) => a - b);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0;
+process.stdout.write(
+  `${JSON.stringify({ requests: latencies.length, errors, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99) })}\n`,
+  () => process.exit(0),
+);
