@@ -249,6 +249,126 @@ describe("tokens", () => {
   });
 });
 
+describe("every other filter, checked against the node", () => {
+  it("event logs: by contract, origin, transaction, block hash, block number and log index in the tx", async () => {
+    const token = scenario.contracts.TestToken!.toLowerCase();
+    const onChain = await provider.getLogs({
+      address: token,
+      fromBlock: 1,
+      toBlock: scenario.toHeight,
+    });
+    const byContract = (
+      await get(`/event-logs?contractAddress=${token}&limit=100&sort=blockNumber`)
+    ).body.docs;
+    expect(byContract.map((l: any) => [l.transactionHash, l.logIndex])).toEqual(
+      onChain.map((l) => [l.transactionHash, l.index]),
+    );
+    const first = onChain[0]!;
+    const receipt = (await provider.getTransactionReceipt(first.transactionHash))!;
+    for (const q of [
+      `transactionHash=${first.transactionHash}`,
+      `blockHash=${first.blockHash}`,
+      `blockNumber=${first.blockNumber}`,
+      `originAddress=${receipt.from.toLowerCase()}`,
+    ]) {
+      const docs = (await get(`/event-logs?${q}&limit=100`)).body.docs;
+      expect(
+        docs.map((l: any) => l.transactionHash),
+        q,
+      ).toContain(first.transactionHash);
+    }
+    const inTx = (
+      await get(`/event-logs?transactionHash=${first.transactionHash}&transactionIndex=0`)
+    ).body.docs;
+    expect(inTx.every((l: any) => l.transactionHash === first.transactionHash)).toBe(true);
+  });
+
+  it("contracts: by address, creator, creating tx, block, token type", async () => {
+    const factory = scenario.contracts.Factory!.toLowerCase();
+    const c = (await get(`/contracts/${factory}`)).body;
+    const creation = scenario.sent.find((s) => s.label === "evm deploy Factory")!;
+    expect(c).toMatchObject({
+      contractAddress: factory,
+      txHashCreate: creation.hash,
+      blockNumber: creation.height,
+    });
+    expect(c.bytecode).toBe(await provider.getCode(factory, creation.height));
+    const byCreator = (await get(`/contracts?creatorAddress=${factory}`)).body.docs;
+    expect(byCreator.length).toBeGreaterThanOrEqual(2); // the children it created
+    expect(
+      (await get(`/contracts?txHash=${creation.hash}`)).body.docs.map(
+        (x: any) => x.contractAddress,
+      ),
+    ).toEqual([factory]);
+    expect(
+      (await get(`/contracts?blockNumber=${creation.height}`)).body.docs.map(
+        (x: any) => x.contractAddress,
+      ),
+    ).toContain(factory);
+    expect(
+      (await get("/contracts?tokenType=CFC-721")).body.docs.every(
+        (x: any) => x.tokenType === "CFC-721",
+      ),
+    ).toBe(true);
+  });
+
+  it("holders by address and token type; inventory by owner, creator and token ids", async () => {
+    const grace = "0xb6508e66fe5f1eb2f67a10bf54b5e651bf894a12";
+    const mine = (await get(`/token-holders?address=${grace}&limit=100`)).body.docs;
+    expect(mine.length).toBeGreaterThan(0);
+    for (const h of mine) {
+      const c = new Contract(
+        h.contractAddress,
+        h.tokenType === "ERC-1155"
+          ? ["function balanceOf(address,uint256) view returns (uint256)"]
+          : ["function balanceOf(address) view returns (uint256)"],
+        provider,
+      );
+      const args = h.tokenType === "ERC-1155" ? [grace, BigInt(h.tokenIds[0])] : [grace];
+      expect(h.balance).toBe(
+        String(await c.getFunction("balanceOf")(...args, { blockTag: h.blockNumber })),
+      );
+    }
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const owned = (await get(`/token-inventory?ownerAddress=${grace}&contractAddress=${nft}`)).body
+      .docs;
+    const c = new Contract(nft, ["function ownerOf(uint256) view returns (address)"], provider);
+    for (const t of owned)
+      expect(String(await c.getFunction("ownerOf")(BigInt(t.tokenId))).toLowerCase()).toBe(grace);
+    const byIds = (await get(`/token-inventory?contractAddress=${nft}&tokenIds=1,2`)).body.docs;
+    expect(byIds.map((t: any) => t.tokenId).sort()).toEqual(["1", "2"]);
+    const creator = (await get(`/contracts/${nft}`)).body.creatorAddress;
+    expect(
+      (await get(`/token-inventory?creatorAddress=${creator}&limit=100`)).body.docs.length,
+    ).toBeGreaterThanOrEqual(byIds.length);
+  });
+
+  it("addresses by address list and validator; validators by address; sorts both ways", async () => {
+    const bob = keyFromMnemonic(testAccounts.bob.mnemonic, "cosmos");
+    const two = (await get(`/addresses?addresses=${alice.bech32},${bob.evm}`)).body.docs
+      .map((a: any) => a.mx)
+      .sort();
+    expect(two).toEqual([alice.bech32, bob.bech32].sort());
+    const vals = (await get("/validators")).body.docs;
+    const op = vals[0].validator.operator_address;
+    const acct = (await get(`/addresses?validatorAddress=${op}`)).body.docs;
+    expect(acct.map((a: any) => a.mx)).toEqual([vals[0].validator.mxAddress]);
+    expect(acct[0].isValidator).toBe(true);
+    expect(
+      (await get(`/validators?address=${op}`)).body.docs.map(
+        (v: any) => v.validator.operator_address,
+      ),
+    ).toEqual([op]);
+    const asc = (await get("/validators?sort=tokens")).body.docs.map((v: any) =>
+      BigInt(v.validator.tokens),
+    );
+    const desc = (await get("/validators?sort=-tokens")).body.docs.map((v: any) =>
+      BigInt(v.validator.tokens),
+    );
+    expect(asc).toEqual([...desc].reverse());
+  });
+});
+
 describe("search and errors", () => {
   it("search says which kind it found", async () => {
     expect((await get(`/search?value=${scenario.fromHeight}`)).body.kind).toBe("block");
