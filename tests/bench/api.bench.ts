@@ -1,7 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +10,8 @@ import { encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
+import { listenLocal } from "../lib/net.ts";
+import { spawnTs } from "../lib/spawn-ts.ts";
 import { copyAt, denseTemplate } from "./synthetic-log.ts";
 import type { Figure } from "./table.ts";
 
@@ -62,20 +62,13 @@ const loadWrk = async (url: string) => {
 const loadNode = (url: string) =>
   new Promise<{ requests: number; errors: number; rps: number; p50: number; p99: number }>(
     (resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          fileURLToPath(new URL("./load-client.ts", import.meta.url)),
-          url,
-          String(CONCURRENCY),
-          String(SECONDS),
-        ],
+      const child = spawnTs(
+        fileURLToPath(new URL("./load-client.ts", import.meta.url)),
+        [url, String(CONCURRENCY), String(SECONDS)],
         { stdio: ["ignore", "pipe", "inherit"] },
       );
       let out = "";
-      child.stdout.on("data", (d: Buffer) => {
+      child.stdout?.on("data", (d: Buffer) => {
         out += d.toString();
       });
       child.once("exit", (code) =>
@@ -85,11 +78,6 @@ const loadNode = (url: string) =>
       );
     },
   );
-
-const listen = (app: Koa) =>
-  new Promise<Server>((r) => {
-    const s = app.listen(0, "127.0.0.1", () => r(s));
-  });
 
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
@@ -120,13 +108,13 @@ export const run = async (): Promise<Figure[]> => {
     rateLimitPerMinute: 1e9,
     apiKeys: new Map(),
   });
-  const server = await listen(app);
+  const { server, port } = await listenLocal(app);
   const bare = new Koa();
   bare.use((ctx) => {
     ctx.body = { ok: true };
   });
-  const bareServer = await listen(bare);
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
+  const { server: bareServer, port: barePort } = await listenLocal(bare);
+  const base = `http://127.0.0.1:${port}/api/1.0`;
   const scenario = recordedScenario();
   const txRow = (
     await (
@@ -151,7 +139,7 @@ export const run = async (): Promise<Figure[]> => {
     ["/txs deep page (row 500,000)", "/txs?limit=100&page=5000", "list"],
   ];
   const figures: Figure[] = [];
-  const bareResult = await load(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/`);
+  const bareResult = await load(`http://127.0.0.1:${barePort}/`);
   figures.push({
     bench: "api",
     metric: "bare Koa constant",

@@ -1,7 +1,4 @@
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +7,8 @@ import { sampleLog } from "@explorer/explorer";
 import { projectLog } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { migrate, openClickHouse, switchSet } from "@explorer/store";
+import { listenLocal } from "../lib/net.ts";
+import { spawnTs } from "../lib/spawn-ts.ts";
 import { type Figure, percentile } from "./table.ts";
 
 /**
@@ -42,24 +41,18 @@ export const run = async (): Promise<Figure[]> => {
     rateLimitPerMinute: 1e9,
     apiKeys: new Map(),
   });
-  const server = await new Promise<Server>((r) => {
-    const s = app.listen(0, "127.0.0.1", () => r(s));
-  });
+  const { server, port } = await listenLocal(app);
   const stream = await attachStream(server, runtime, source, "cosmos");
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      fileURLToPath(new URL("./stream-clients.ts", import.meta.url)),
-      url,
-      String(clients),
-    ],
-    { stdio: ["pipe", "pipe", "inherit"] },
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnTs(
+    fileURLToPath(new URL("./stream-clients.ts", import.meta.url)),
+    [url, String(clients)],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
   );
   let out = "";
-  child.stdout.on("data", (d: Buffer) => {
+  child.stdout?.on("data", (d: Buffer) => {
     out += d.toString();
   });
   while (!out.includes("ready")) await new Promise((r) => setTimeout(r, 100));
@@ -74,7 +67,7 @@ export const run = async (): Promise<Figure[]> => {
   }
   await new Promise((r) => setTimeout(r, 2000));
   out = "";
-  child.stdin.write("done\n");
+  child.stdin?.write("done\n");
   await new Promise((r) => child.once("exit", r));
   let arrivals: Record<string, number[]>;
   try {

@@ -1,6 +1,5 @@
 import { mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
@@ -9,6 +8,7 @@ import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { openClickHouse } from "@explorer/store";
 import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { listenLocal } from "../lib/net.ts";
 import { runProjector } from "../lib/projector-process.ts";
 
 /**
@@ -45,10 +45,9 @@ beforeAll(async () => {
   ).toBe(0);
   const ch = await openClickHouse({ kind: "chdb", path: dir });
   const { app, runtime } = buildApi(ch, "explorer", settings);
-  server = await new Promise<Server>((r) => {
-    const s = app.listen(0, "127.0.0.1", () => r(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenLocal(app);
+  server = listening.server;
+  base = `http://127.0.0.1:${listening.port}`;
   close = async () => {
     await new Promise((r) => server.close(r));
     await runtime.dispose();

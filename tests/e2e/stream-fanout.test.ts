@@ -1,6 +1,4 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attachStream, buildApi, natsSource } from "@explorer/api";
@@ -11,6 +9,7 @@ import { migrate, openClickHouse, switchSet } from "@explorer/store";
 import { connect } from "@nats-io/transport-node";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { listenLocal } from "../lib/net.ts";
 
 /**
  * Issue 6: two API instances, each with its own clients; a projector announces heights over NATS
@@ -30,11 +29,6 @@ const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
 });
-
-const listen = (app: ReturnType<typeof buildApi>["app"]) =>
-  new Promise<Server>((r) => {
-    const s = app.listen(0, "127.0.0.1", () => r(s));
-  });
 
 describe("stream across API instances", () => {
   let ch: Awaited<ReturnType<typeof openClickHouse>>;
@@ -65,10 +59,10 @@ describe("stream across API instances", () => {
     const ports: number[] = [];
     for (let i = 0; i < 2; i++) {
       const { app, runtime } = buildApi(ch, "explorer", settings);
-      const server = await listen(app);
+      const { server, port } = await listenLocal(app);
       const source = await natsSource(natsUrl, referenceChain.chainId);
       const stream = await attachStream(server, runtime, source, "cosmos");
-      ports.push((server.address() as AddressInfo).port);
+      ports.push(port);
       cleanup.push(async () => {
         await stream.close();
         await source.close();

@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +10,8 @@ import { JsonRpcProvider, Wallet } from "ethers";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "../lib/ingester-process.ts";
+import { freePort } from "../lib/net.ts";
+import { spawnTs } from "../lib/spawn-ts.ts";
 
 /**
  * Issue 6 (in part): the all-in-one service follows the reference chain (ingester → log →
@@ -20,7 +21,7 @@ const e = endpoints(nodePorts(0));
 const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos");
 const main = fileURLToPath(new URL("../../apps/explorer/src/main.ts", import.meta.url));
 let port = 0;
-let child: ReturnType<typeof spawn>;
+let child: ChildProcess;
 const base = () => `http://127.0.0.1:${port}`;
 const connectClient = (
   opts: { query?: Record<string, string>; auth?: Record<string, unknown> } = {},
@@ -28,13 +29,8 @@ const connectClient = (
   io(base(), { path: "/api/1.0/stream", transports: ["websocket"], forceNew: true, ...opts });
 
 beforeAll(async () => {
-  port = await new Promise<number>((r) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => r(p));
-    });
-  });
-  child = spawn(process.execPath, ["--import", "tsx", main], {
+  port = await freePort();
+  child = spawnTs(main, [], {
     env: {
       ...process.env,
       EXPLORER_DATA_DIR: mkdtempSync(join(tmpdir(), "stream-")),

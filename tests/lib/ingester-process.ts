@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { spawnTs } from "./spawn-ts.ts";
 
 const main = fileURLToPath(new URL("../../apps/ingester/src/main.ts", import.meta.url));
 
@@ -8,7 +9,7 @@ export const startIngester = (
   env: Record<string, string>,
   logTo?: (line: string) => void,
 ): ChildProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
+  const child = spawnTs(main, [], {
     env: { ...process.env, PROGRESS: "false", METADATA_ALLOW_PRIVATE: "true", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exited } from "./ingester-process.ts";
+import { spawnTs } from "./spawn-ts.ts";
 
 const main = fileURLToPath(new URL("../../apps/projector/src/main.ts", import.meta.url));
 
@@ -10,7 +11,7 @@ export const startProjector = (
   args: string[] = [],
   logTo?: (l: string) => void,
 ): ChildProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
+  const child = spawnTs(main, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -27,7 +27,16 @@ export const txHashOf = (base64: string): string =>
   createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").toUpperCase();
 
 const MSG_ETHEREUM_TX = /\.MsgEthereumTx$/;
-const ACCOUNT = (prefix: string) => new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38}$`);
+const accountRes = new Map<string, RegExp>();
+/** The account-address pattern of a prefix, built once per prefix (it is asked for every tx). */
+const ACCOUNT = (prefix: string): RegExp => {
+  let re = accountRes.get(prefix);
+  if (!re) {
+    re = new RegExp(`^${prefix}1[02-9ac-hj-np-z]{38}$`);
+    accountRes.set(prefix, re);
+  }
+  return re;
+};
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ZERO = /^0x0{40}$/;
 

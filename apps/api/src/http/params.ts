@@ -126,6 +126,13 @@ export const txHash = (
   });
 };
 
+/** An EVM hash: 0x and 64 hex digits → lowercase. */
+export const evmHash = (value: string, name = "hash"): string => {
+  const t = txHash(value, name);
+  if (t.kind !== "evm") throw new BadRequest({ message: `${name} must be 0x and 64 hex digits` });
+  return t.hash;
+};
+
 export const height = (value: string, name = "height"): number => {
   if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
     throw new BadRequest({ message: `${name} must be a positive integer` });

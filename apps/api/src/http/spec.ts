@@ -4,6 +4,7 @@ import {
   accountForms,
   bool,
   evmAddress,
+  evmHash,
   height,
   int,
   list,
@@ -126,8 +127,7 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
       for (const h of list(query, s.name) ?? []) txHash(h, s.name);
       return;
     case "evmHash":
-      if (txHash(one(), s.name).kind !== "evm")
-        throw new BadRequest({ message: `${s.name} must be 0x and 64 hex digits` });
+      evmHash(one(), s.name);
       return;
     case "tokenId":
       if (!/^\d{1,78}$/.test(one()))

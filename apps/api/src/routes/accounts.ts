@@ -13,6 +13,7 @@ import {
   str,
   validatorAddress,
 } from "../http/params.ts";
+import { BOND_STATUSES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
@@ -107,8 +108,6 @@ const richList: Handler = (ctx) =>
     );
   });
 
-const STATUSES = ["BOND_STATUS_BONDED", "BOND_STATUS_UNBONDING", "BOND_STATUS_UNBONDED"] as const;
-
 const validators: Handler = (ctx) =>
   Effect.gen(function* () {
     const { prefix } = yield* Settings;
@@ -123,11 +122,13 @@ const validators: Handler = (ctx) =>
     const jailed = bool(q, "validatorJailed");
     if (jailed !== undefined) w.eq("jailed", "UInt8", jailed ? 1 : 0);
     const statuses = list(q, "validatorStatuses")?.map((s) => {
-      const hit = STATUSES.find(
+      const hit = BOND_STATUSES.find(
         (x) => x === s.toUpperCase() || x === `BOND_STATUS_${s.toUpperCase()}`,
       );
       if (!hit)
-        throw new BadRequest({ message: `validatorStatuses must be among ${STATUSES.join(", ")}` });
+        throw new BadRequest({
+          message: `validatorStatuses must be among ${BOND_STATUSES.join(", ")}`,
+        });
       return hit;
     });
     w.in("status", "String", statuses);

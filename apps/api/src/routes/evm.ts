@@ -8,14 +8,15 @@ import {
   accountForms,
   bool,
   evmAddress,
+  evmHash,
   height,
   int,
   list,
   oneOf,
   type Query,
   str,
-  txHash,
 } from "../http/params.ts";
+import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { isoTime } from "../records/address.ts";
@@ -30,12 +31,6 @@ import {
 } from "../records/evm.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
-const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"] as const;
-const hexHash = (v: string, name: string) => {
-  const t = txHash(v, name);
-  if (t.kind !== "evm") throw new BadRequest({ message: `${name} must be 0x and 64 hex digits` });
-  return t.hash;
-};
 
 const eventLogs: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -54,9 +49,9 @@ const eventLogs: Handler = (ctx) =>
     const o = str(q, "originAddress");
     if (o !== undefined) keys.push(`o:${evmAddress(o, "originAddress")}`);
     const tx = str(q, "transactionHash");
-    if (tx !== undefined) keys.push(`x:${hexHash(tx, "transactionHash")}`);
+    if (tx !== undefined) keys.push(`x:${evmHash(tx, "transactionHash")}`);
     const bh = str(q, "blockHash");
-    if (bh !== undefined) keys.push(`b:${hexHash(bh, "blockHash")}`);
+    if (bh !== undefined) keys.push(`b:${evmHash(bh, "blockHash")}`);
     for (const k of keys)
       w.and(
         (b) =>
@@ -118,7 +113,7 @@ const contractsList =
       const cr = str(q, "creatorAddress");
       if (cr !== undefined) w.eq("c.creator", "String", evmAddress(cr, "creatorAddress"));
       const tx = str(q, "txHash") ?? str(q, "txHashCreate");
-      if (tx !== undefined) w.eq("c.tx_hash", "String", hexHash(tx, "txHash"));
+      if (tx !== undefined) w.eq("c.tx_hash", "String", evmHash(tx, "txHash"));
       const bn = str(q, "blockNumber");
       if (bn !== undefined) w.eq("c.block_number", "UInt64", height(bn, "blockNumber"));
       const sym = str(q, "tokenSymbol");
@@ -179,7 +174,7 @@ const transfers =
         if (v !== undefined) keys.push([`${k}:${accountForms(v, prefix, param).evm}`]);
       }
       const tx = str(q, "txHash");
-      if (tx !== undefined) keys.push([`x:${hexHash(tx, "txHash")}`]);
+      if (tx !== undefined) keys.push([`x:${evmHash(tx, "txHash")}`]);
       const ids = [
         ...(str(q, "tokenId") ? [str(q, "tokenId")!] : []),
         ...(list(q, "tokenIds") ?? []),
