@@ -68,6 +68,22 @@ export const testAccounts = {
       "orchard exile amount fun sentence defense below maple add toddler doll drastic excuse step rule over mansion elephant any food airport cool curve nation",
     balance: 1_000_000n * TOKENS,
   },
+  /** Spare accounts the scenario never touches, one per test suite that sends its own txs. */
+  heidi: {
+    name: "heidi",
+    mnemonic: "true venue cake retire weasel toilet valid destroy forward mutual health glove",
+    balance: 1_000_000n * TOKENS,
+  },
+  ivan: {
+    name: "ivan",
+    mnemonic: "upset choose grant shop north immense vocal affair book blur bamboo draft",
+    balance: 1_000_000n * TOKENS,
+  },
+  judy: {
+    name: "judy",
+    mnemonic: "record elite kitchen now main noodle chuckle divide heart wash peanut pipe",
+    balance: 1_000_000n * TOKENS,
+  },
 } as const satisfies Record<string, TestAccount>;
 
 export type TestAccountName = keyof typeof testAccounts;

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import {
@@ -16,7 +16,7 @@ import type { TestProject } from "vitest/node";
 import { runIngester } from "../lib/ingester-process.ts";
 import { configFromEnv } from "../scenario/context.ts";
 import { startMetadataServer } from "../scenario/metadata-server.ts";
-import { runScenario, type ScenarioResult } from "../scenario/run.ts";
+import { resultFile, runScenario, type ScenarioResult } from "../scenario/run.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -45,14 +45,33 @@ export default async function setup(project: TestProject) {
       throw e;
     },
   );
+  const logDir = join(runDir(), "e2e", "log");
+  project.provide("natsUrl", natsUrl);
+  project.provide("logDir", logDir);
+  const stop = async () => {
+    metadata?.close();
+    if (process.env.EXPLORER_KEEP_CHAIN === "1") return;
+    if (startedChain) await chainStop();
+    if (startedNats) await natsStop();
+  };
+  // EXPLORER_REUSE_SCENARIO=1 (development only): a chain left running by an earlier run keeps
+  // its scenario result and ingested log, so one test file can be re-run in seconds.
+  if (
+    process.env.EXPLORER_REUSE_SCENARIO === "1" &&
+    !startedChain &&
+    existsSync(resultFile()) &&
+    existsSync(logDir)
+  ) {
+    project.provide("scenario", JSON.parse(readFileSync(resultFile(), "utf8")) as ScenarioResult);
+    log("reusing the scenario result and log of an earlier run (EXPLORER_REUSE_SCENARIO=1)");
+    return stop;
+  }
   const t0 = Date.now();
   const scenario = await runScenario(configFromEnv(), () => {});
   log(
     `scenario: ${scenario.sent.length} txs in heights ${scenario.fromHeight}..${scenario.toHeight} (${Math.round((Date.now() - t0) / 1000)} s)`,
   );
   project.provide("scenario", scenario);
-  project.provide("natsUrl", natsUrl);
-  const logDir = join(runDir(), "e2e", "log");
   rmSync(logDir, { recursive: true, force: true });
   const e = endpoints(nodePorts(0));
   const t1 = Date.now();
@@ -71,11 +90,5 @@ export default async function setup(project: TestProject) {
   log(
     `ingested heights 1..${scenario.toHeight} into ${logDir} (${Math.round((Date.now() - t1) / 1000)} s)`,
   );
-  project.provide("logDir", logDir);
-  return async () => {
-    metadata?.close();
-    if (process.env.EXPLORER_KEEP_CHAIN === "1") return;
-    if (startedChain) await chainStop();
-    if (startedNats) await natsStop();
-  };
+  return stop;
 }
