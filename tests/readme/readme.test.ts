@@ -51,11 +51,21 @@ describe("the README's first command on a fresh clone", () => {
   let child: ReturnType<typeof spawn> | undefined;
   const output: string[] = [];
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, "SIGTERM");
-      await new Promise((r) => child?.once("exit", r));
+    const group = child?.pid;
+    if (group) {
+      // npm, sh and the service: the whole process group, until none is left.
+      const alive = () => {
+        try {
+          process.kill(-group, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (alive()) process.kill(-group, "SIGTERM");
+      await waitFor("the service to stop", async () => (alive() ? undefined : true), 30_000);
     }
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it("starts the service with the sample chain: API, docs page and stream answer", async () => {
