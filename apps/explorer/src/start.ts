@@ -11,7 +11,7 @@ import {
 } from "@explorer/api";
 import { Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
-import { EmbeddedLog, type RawLog } from "@explorer/raw-log";
+import { EmbeddedLog, openLog, type RawLog } from "@explorer/raw-log";
 import { metricsServer, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Config, Effect, Layer } from "effect";
@@ -36,6 +36,12 @@ export const StartConfig = Config.all({
   replayBlocks: Config.Int("SAMPLE_REPLAY_BLOCKS").pipe(Config.withDefault(120)),
   metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
   metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  /** The log: embedded under the data dir (default), or a JetStream another process ingests into. */
+  logBackend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
+    Config.withDefault("embedded" as const),
+  ),
+  natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
+  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
 });
 
 /**
@@ -81,7 +87,9 @@ export const start = Effect.gen(function* () {
   const logDir = join(cfg.dataDir, "log");
   mkdirSync(logDir, { recursive: true });
   const log = yield* Effect.acquireRelease(
-    Effect.sync(() => EmbeddedLog.open({ dir: logDir })),
+    Effect.promise(() =>
+      openLog({ backend: cfg.logBackend, dir: logDir, natsUrl: cfg.natsUrl, chainId: cfg.chainId }),
+    ),
     (l) => Effect.promise(() => l.close()),
   );
   const ch = yield* Effect.acquireRelease(
@@ -107,9 +115,10 @@ export const start = Effect.gen(function* () {
     if (nodeCheck) ready.push(nodeCheck);
     yield* ingest.pipe(Effect.provide(node), Effect.forkScoped({ startImmediately: true }));
   } else if (
-    !existsSync(join(logDir, "log.dat")) ||
-    statSync(join(logDir, "log.dat")).size === 0 ||
-    existsSync(join(cfg.dataDir, "sample"))
+    cfg.logBackend === "embedded" &&
+    (!existsSync(join(logDir, "log.dat")) ||
+      statSync(join(logDir, "log.dat")).size === 0 ||
+      existsSync(join(cfg.dataDir, "sample")))
   ) {
     yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
   }
@@ -136,8 +145,8 @@ export const start = Effect.gen(function* () {
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
       `  health        ${base}/health and ${base}/ready`,
-      `  data          ${cfg.dataDir} (raw-block log in log/, ClickHouse (chDB) in chdb/)`,
-      `  chain         ${cfg.cometRpc || "the bundled sample chain (--comet-rpc <url> and friends to follow a node)"}`,
+      `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
+      `  chain         ${cfg.cometRpc || (cfg.logBackend === "nats" ? `the log in NATS (${cfg.natsUrl}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
   return yield* Effect.never;

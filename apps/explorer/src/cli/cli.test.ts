@@ -30,7 +30,7 @@ const configFile = (json: unknown) => {
   return file;
 };
 
-describe("explorer --help", () => {
+describe("explorer --help", { timeout: 60_000 }, () => {
   it("lists every command", async () => {
     const r = await explorer("--help");
     expect(r.code).toBe(0);
