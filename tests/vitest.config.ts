@@ -11,6 +11,7 @@ export default defineConfig({
       "scenario/**/*.test.ts",
       "lib/**/*.test.ts",
       "readme/**/*.test.ts",
+      "chaos/**/*.test.ts",
     ],
     globalSetup: ["./e2e/global-setup.ts"],
     fileParallelism: false,

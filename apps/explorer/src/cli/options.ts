@@ -373,6 +373,12 @@ export const startOptions: readonly Option[] = [
   nativeDenoms,
   rateLimit,
   apiKeys,
+  {
+    ...logBackend,
+    help: "raw-block log: embedded (under --data-dir) or nats (a JetStream another ingester fills)",
+  },
+  nats,
+  chainIdNamed,
   o(
     "replay-blocks",
     "SAMPLE_REPLAY_BLOCKS",
