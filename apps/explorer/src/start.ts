@@ -11,8 +11,8 @@ import {
 } from "@explorer/api";
 import { Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
-import { EmbeddedLog, openLog, type RawLog } from "@explorer/raw-log";
-import { metricsServer, type ReadyCheck } from "@explorer/service";
+import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
+import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Config, Effect, Layer } from "effect";
 import { planReplay, replaySample } from "./sample-replay.ts";
@@ -86,9 +86,13 @@ export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
   const logDir = join(cfg.dataDir, "log");
   mkdirSync(logDir, { recursive: true });
+  const warn = yield* callbackWarner;
   const log = yield* Effect.acquireRelease(
     Effect.promise(() =>
-      openLog({ backend: cfg.logBackend, dir: logDir, natsUrl: cfg.natsUrl, chainId: cfg.chainId }),
+      openLogPatiently(
+        { backend: cfg.logBackend, dir: logDir, natsUrl: cfg.natsUrl, chainId: cfg.chainId },
+        (m, next) => warn(`waiting for the log (next try in ${next} ms): ${m}`),
+      ),
     ),
     (l) => Effect.promise(() => l.close()),
   );

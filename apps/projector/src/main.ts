@@ -1,7 +1,13 @@
 #!/usr/bin/env -S node --import tsx
 import type { ClickHouseClient } from "@clickhouse/client";
-import { openLog, projectedSubject, type RawLog } from "@explorer/raw-log";
-import { LoggingLive, metricsServer, type ReadyCheck, runMain } from "@explorer/service";
+import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-log";
+import {
+  callbackWarner,
+  LoggingLive,
+  metricsServer,
+  type ReadyCheck,
+  runMain,
+} from "@explorer/service";
 import {
   currentSet,
   migrate,
@@ -40,9 +46,14 @@ export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
     Log,
     Effect.gen(function* () {
       const cfg = yield* ProjectorConfig;
+      const warn = yield* callbackWarner;
       return Log.of(
         yield* Effect.acquireRelease(
-          Effect.promise(() => openLog(cfg)),
+          Effect.promise(() =>
+            openLogPatiently(cfg, (m, next) =>
+              warn(`waiting for the log (next try in ${next} ms): ${m}`),
+            ),
+          ),
           (l) => Effect.promise(() => l.close()),
         ),
       );
