@@ -6,12 +6,16 @@ import {
   buildApi,
   inProcessSource,
   listenApi,
+  makeVerification,
   parseNativeCoins,
+  VerifierConfig,
+  verifierOptions,
 } from "@explorer/api";
 import { Log as IngestLog, ingest, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, Store } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Layer } from "effect";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
@@ -28,6 +32,9 @@ export const StartConfig = Config.all({
   prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
+  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
+  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  ...VerifierConfig,
 });
 
 /**
@@ -76,12 +83,24 @@ export const start = Effect.gen(function* () {
     );
   }
 
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: cfg.prefix,
-    nativeCoins: parseNativeCoins(cfg.nativeCoins),
-    rateLimitPerMinute: cfg.rateLimit,
-    apiKeys: new Map(),
+  // Verifications go into this process's log, after the blocks (a replay restores them).
+  const verification = makeVerification({
+    verifier: new Verifier(verifierOptions(cfg)),
+    log,
+    chainId: cfg.chainId,
+    evmChainId: cfg.evmChainId,
   });
+  const { app, runtime } = buildApi(
+    ch,
+    "explorer",
+    {
+      prefix: cfg.prefix,
+      nativeCoins: parseNativeCoins(cfg.nativeCoins),
+      rateLimitPerMinute: cfg.rateLimit,
+      apiKeys: new Map(),
+    },
+    verification,
+  );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),

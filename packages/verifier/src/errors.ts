@@ -1,6 +1,7 @@
 /** Why a verification failed; each is said to the user with a message that names the cause. */
 export type FailureReason =
   | "invalid-request"
+  | "unavailable"
   | "not-a-contract"
   | "already-verified"
   | "compiler-unavailable"
