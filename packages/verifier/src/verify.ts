@@ -188,17 +188,22 @@ export const verify = async (
   const creationInput = bareHex(chain.input);
   if (code.length === 0)
     throw new VerifyError("not-a-contract", `${req.contractAddress} holds no contract code`);
+  // The version the code's own metadata names (0.5.9 on) tells a wrong compiler apart.
   const declared = metadataCompilerVersion(code);
-  if (declared && declared !== release.version)
-    throw new VerifyError(
-      "wrong-compiler",
-      `wrong compiler: the contract's metadata says it was compiled with solc ${declared}, not ${release.version}`,
-    );
-
+  const wrongCompiler =
+    declared && declared !== release.version
+      ? new VerifyError(
+          "wrong-compiler",
+          `wrong compiler: the contract's metadata says it was compiled with solc ${declared}, not ${release.version}`,
+        )
+      : undefined;
   const input = compilerInput(req);
-  const b = await build(compile, release, req, input);
+  const b = await build(compile, release, req, input).catch((e) => {
+    throw e instanceof VerifyError && e.reason === "compilation-failed" ? (wrongCompiler ?? e) : e;
+  });
   const runtime = matchRuntime(b.runtime, code, b.immutables);
   if (!runtime) {
+    if (wrongCompiler) throw wrongCompiler;
     const used = settingsIn(input);
     for (const alt of alternatives(used)) {
       const other = await build(compile, release, req, compilerInput(req, alt)).catch(
