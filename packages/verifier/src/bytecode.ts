@@ -99,22 +99,32 @@ export const matchCreation = (
     : undefined;
 };
 
+/** Link references as solc gives them: file → library → positions (0.4.10 and older: `file:library` → positions). */
+export type LinkReferences = Record<string, Record<string, readonly Range[]> | readonly Range[]>;
+
 /**
- * Writes library addresses into code at the compiler's link references (file → library →
- * positions). `addressOf` answers the address (bare hex, 40 characters) for `file:Library`.
+ * Writes library addresses into code at the compiler's link references. `addressOf` answers the
+ * address (bare hex, 40 characters) for a library of a file.
  */
 export const link = (
   hex: string,
-  refs: Record<string, Record<string, readonly Range[]>>,
+  refs: LinkReferences,
   addressOf: (file: string, library: string) => string,
 ): string => {
+  const places: { file: string; lib: string; ranges: readonly Range[] }[] = [];
+  for (const [key, v] of Object.entries(refs)) {
+    if (Array.isArray(v)) {
+      const i = key.lastIndexOf(":");
+      places.push({ file: i < 0 ? "" : key.slice(0, i), lib: key.slice(i + 1), ranges: v });
+    } else
+      for (const [lib, ranges] of Object.entries(v as Record<string, readonly Range[]>))
+        places.push({ file: key, lib, ranges });
+  }
   let out = hex;
-  for (const [file, libs] of Object.entries(refs)) {
-    for (const [lib, ranges] of Object.entries(libs)) {
-      const address = addressOf(file, lib);
-      for (const r of ranges)
-        out = out.slice(0, r.start * 2) + address + out.slice((r.start + r.length) * 2);
-    }
+  for (const { file, lib, ranges } of places) {
+    const address = addressOf(file, lib);
+    for (const r of ranges)
+      out = out.slice(0, r.start * 2) + address + out.slice((r.start + r.length) * 2);
   }
   return out;
 };

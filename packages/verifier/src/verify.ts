@@ -1,5 +1,6 @@
 import {
   bareHex,
+  type LinkReferences,
   link,
   type Match,
   matchCreation,
@@ -55,10 +56,10 @@ export type Compile = (release: Release, input: StandardInput) => Promise<Compil
 interface CompiledContract {
   abi?: unknown[];
   evm?: {
-    bytecode?: { object?: string; linkReferences?: Record<string, Record<string, Range[]>> };
+    bytecode?: { object?: string; linkReferences?: LinkReferences };
     deployedBytecode?: {
       object?: string;
-      linkReferences?: Record<string, Record<string, Range[]>>;
+      linkReferences?: LinkReferences;
       immutableReferences?: Record<string, Range[]>;
     };
   };

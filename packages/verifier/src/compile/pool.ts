@@ -72,6 +72,11 @@ export class CompilerPool {
     });
   }
 
+  /** The compiler version each live thread holds loaded. */
+  get loaded(): string[] {
+    return this.slots.flatMap((s) => (s.worker && s.long ? [s.long] : []));
+  }
+
   /** Ends every thread. */
   async close(): Promise<void> {
     clearInterval(this.reaper);
@@ -159,7 +164,7 @@ export class CompilerPool {
         finish(
           new VerifyError(
             "compiler-failed",
-            `compilation took longer than ${Math.round(this.timeoutMs / 1000)} s and was stopped`,
+            `compilation took longer than ${this.timeoutMs / 1000} s and was stopped`,
           ),
         ),
       this.timeoutMs,
