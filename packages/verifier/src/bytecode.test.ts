@@ -2,12 +2,20 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
   bareHex,
+  type LinkReferences,
   link,
   matchCreation,
   matchRuntime,
   metadataCompilerVersion,
   metadataHashRanges,
+  type Range,
 } from "./bytecode.ts";
+
+interface Code {
+  object: string;
+  linkReferences: LinkReferences;
+  immutableReferences: Record<string, Range[]>;
+}
 
 const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
 
@@ -36,23 +44,16 @@ ${comment}`;
   );
   return out.contracts["C.sol"] as Record<
     string,
-    { evm: { bytecode: any; deployedBytecode: any } }
+    { evm: { bytecode: Code; deployedBytecode: Code } }
   >;
 };
 
 const LIB = "11".repeat(20);
-const linked = (c: { object: string; linkReferences: any }) =>
-  bareHex(link(c.object, c.linkReferences, () => LIB));
+const linked = (c: Code) => bareHex(link(c.object, c.linkReferences, () => LIB));
 /** What the chain would hold: the immutable written into the runtime code. */
-const deployed = (
-  c: { object: string; linkReferences: any; immutableReferences: any },
-  value: string,
-) => {
+const deployed = (c: Code, value: string) => {
   let code = linked(c);
-  for (const r of Object.values(c.immutableReferences).flat() as {
-    start: number;
-    length: number;
-  }[])
+  for (const r of Object.values(c.immutableReferences).flat())
     code = code.slice(0, r.start * 2) + value + code.slice((r.start + r.length) * 2);
   return code;
 };
@@ -60,7 +61,7 @@ const deployed = (
 describe("bytecode matching", () => {
   const a = compile("");
   const b = compile("// a comment changes only the metadata hash");
-  const seed = "00".repeat(31) + "2a";
+  const seed = `${"00".repeat(31)}2a`;
 
   it("finds the metadata hash and the compiler version in the CBOR tail", () => {
     const code = linked(a.C!.evm.deployedBytecode);
@@ -73,7 +74,7 @@ describe("bytecode matching", () => {
 
   it("runtime: full with immutables filled in, partial when only the metadata differs, else none", () => {
     const chain = deployed(a.C!.evm.deployedBytecode, seed);
-    const imm = Object.values(a.C!.evm.deployedBytecode.immutableReferences).flat() as any[];
+    const imm = Object.values(a.C!.evm.deployedBytecode.immutableReferences).flat();
     expect(matchRuntime(linked(a.C!.evm.deployedBytecode), chain, imm)).toBe("full");
     expect(matchRuntime(linked(b.C!.evm.deployedBytecode), chain, imm)).toBe("partial");
     expect(matchRuntime(linked(a.C!.evm.deployedBytecode), chain, [])).toBeUndefined();

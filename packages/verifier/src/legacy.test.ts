@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bareHex, link } from "./bytecode.ts";
+import { bareHex, type LinkReferences, link } from "./bytecode.ts";
 import { findRelease } from "./catalogue.ts";
 import { compilerInput, type VerifyRequest } from "./input.ts";
 import { Verifier } from "./verifier.ts";
@@ -36,9 +36,9 @@ describe.each(["v0.4.10+commit.f0d539ae", "v0.4.26+commit.4563c3fc"])("%s", (ver
       };
       const out = await verifier.compile(findRelease(version)!, compilerInput(base));
       const c = out.contracts!["Old.sol"]!.Old!;
-      const linked = (o: { object?: string; linkReferences?: any }) =>
+      const linked = (o: { object?: string; linkReferences?: LinkReferences }) =>
         bareHex(link(o.object!, o.linkReferences ?? {}, () => LIB.slice(2)));
-      const args = "00".repeat(31) + "07";
+      const args = `${"00".repeat(31)}07`;
       const chain = {
         code: linked(c.evm!.deployedBytecode!),
         input: linked(c.evm!.bytecode!) + args,
