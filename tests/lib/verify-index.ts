@@ -16,7 +16,8 @@ import { listenLocal } from "./net.ts";
  */
 export const startVerifyIndex = async (
   logDir: string,
-  untilHeight: number,
+  /** Wait until this height is projected (default: the log's last block). */
+  untilHeight: number | undefined,
   settings: ApiSettings,
   verifierOptions: VerifierOptions = {},
 ) => {
@@ -41,7 +42,8 @@ export const startVerifyIndex = async (
   }).catch((e) => {
     if (!stop.signal.aborted) throw e;
   });
-  while (projected < untilHeight) await new Promise((r) => setTimeout(r, 100));
+  const until = untilHeight ?? (await log.lastHeight()) ?? 0;
+  while (projected < until) await new Promise((r) => setTimeout(r, 100));
   const verifier = new Verifier(verifierOptions);
   const { app, runtime } = buildApi(
     ch,
