@@ -75,6 +75,12 @@ const token = {
   runs: 200,
   evmVersion: "cancun",
 };
+const usesLibrary = {
+  ...token,
+  contractAddress: c.UsesLibrary,
+  sourceCode: source("UsesLibrary.sol"),
+  contractName: "UsesLibrary",
+};
 
 beforeAll(async () => {
   index = await startVerifyIndex(inject("logDir"), scenario.toHeight, {
@@ -147,15 +153,7 @@ describe("rejections name the cause and change nothing", () => {
     const bad = await verify({ ...token, compilerVersion: "0.8.99" });
     expect([bad.status, bad.body.reason]).toEqual([400, "invalid-request"]);
     expect((await verify({ ...token, evmVersion: "future" })).body.error).toMatch(/evmVersion/);
-    const noLib = await verify({
-      contractAddress: c.UsesLibrary,
-      sourceCode: source("UsesLibrary.sol"),
-      contractName: "UsesLibrary",
-      compilerVersion: V08,
-      optimization: true,
-      runs: 200,
-      evmVersion: "cancun",
-    });
+    const noLib = await verify(usesLibrary);
     expect(noLib.body.error).toMatch(/library .*MathLib/);
   }, 120_000);
 
@@ -224,13 +222,7 @@ describe("verifications that succeed", () => {
 
   it("a contract linked against a library, the library given by name and address", async () => {
     const r = await verify({
-      contractAddress: c.UsesLibrary,
-      sourceCode: source("UsesLibrary.sol"),
-      contractName: "UsesLibrary",
-      compilerVersion: V08,
-      optimization: true,
-      runs: 200,
-      evmVersion: "cancun",
+      ...usesLibrary,
       libraries: [{ name: "MathLib", address: c.MathLib }],
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
