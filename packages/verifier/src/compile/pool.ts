@@ -141,7 +141,7 @@ export class CompilerPool {
         if (!m.version.startsWith(job.long.slice(1)))
           return finish(
             new CompilerUnavailable({
-              message: `the build fetched for ${job.long} says it is ${m.version}; not used`,
+              message: `the build fetched for ${job.long} says it is ${m.version}; not used (an operator can provide compiler builds with SOLC_BUILDS)`,
             }),
           );
         slot.ready = true;

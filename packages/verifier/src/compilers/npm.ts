@@ -18,6 +18,13 @@ const run = (cmd: string, args: string[], cwd: string) =>
   });
 
 /**
+ * npm package versions that differ from the compiler's: `solc@0.8.7` holds the 0.7.5 compiler and
+ * was republished as `0.8.7-fixed`. (`solc@0.8.1` holds 0.8.0 and has no fixed version: the
+ * compiler's own version check refuses it; an operator provides it with SOLC_BUILDS.)
+ */
+const NPM_VERSION: Record<string, string> = { "0.8.7": "0.8.7-fixed" };
+
+/**
  * Fetches the `solc` package of one version through npm itself (`npm pack`), so the user's npm
  * configuration (registry, proxy, credentials, CA) applies and npm checks the tarball against the
  * registry's integrity; the tarball's sha512 is checked again here before its soljson.js is used.
@@ -25,7 +32,7 @@ const run = (cmd: string, args: string[], cwd: string) =>
 export const fetchFromNpm = async (version: string, npm = "npm"): Promise<Fetched> => {
   const dir = mkdtempSync(join(tmpdir(), "solc-npm-"));
   try {
-    const spec = `solc@${version}`;
+    const spec = `solc@${NPM_VERSION[version] ?? version}`;
     const r = await run(npm, ["pack", spec, "--json", "--pack-destination", dir], dir);
     if (r.failed) {
       const notThere = /E404|ETARGET|No matching version/i.test(r.stderr);

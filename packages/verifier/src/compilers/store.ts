@@ -58,6 +58,11 @@ export class CompilerStore {
     return this.check(join(this.cacheDir, release.long)) !== undefined;
   }
 
+  /** Drops a cached build (one that proved to be another compiler), so the next use fetches again. */
+  forget(release: Release): void {
+    rmSync(join(this.cacheDir, release.long), { recursive: true, force: true });
+  }
+
   private check(dir: string): string | undefined {
     const file = join(dir, "soljson.js");
     const manifestFile = join(dir, "manifest.json");
