@@ -1,4 +1,30 @@
+import type { VerifierOptions } from "@explorer/verifier";
 import { Config } from "effect";
+
+/** Compiler builds and threads for verification (also read by the all-in-one `npm start`). */
+export const VerifierConfig = {
+  /** Compiler builds cache [~/.cache/cosmos-evm-explorer/solc]. */
+  solcCacheDir: Config.String("SOLC_CACHE_DIR").pipe(Config.withDefault("")),
+  /** Another source of compiler builds (a directory or http(s) address laid out like solc-bin). */
+  solcBuilds: Config.String("SOLC_BUILDS").pipe(Config.withDefault("")),
+  verifyWorkers: Config.Int("VERIFY_WORKERS").pipe(Config.withDefault(1)),
+  verifyTimeoutMs: Config.Int("VERIFY_TIMEOUT_MS").pipe(Config.withDefault(120_000)),
+  verifyMemoryMb: Config.Int("VERIFY_MEMORY_MB").pipe(Config.withDefault(2048)),
+};
+
+export const verifierOptions = (c: {
+  solcCacheDir: string;
+  solcBuilds: string;
+  verifyWorkers: number;
+  verifyTimeoutMs: number;
+  verifyMemoryMb: number;
+}): VerifierOptions => ({
+  ...(c.solcCacheDir ? { cacheDir: c.solcCacheDir } : {}),
+  ...(c.solcBuilds ? { builds: c.solcBuilds } : {}),
+  size: c.verifyWorkers,
+  timeoutMs: c.verifyTimeoutMs,
+  maxMemoryMb: c.verifyMemoryMb,
+});
 
 export const ApiConfig = Config.all({
   port: Config.Int("API_PORT").pipe(Config.withDefault(8080)),
@@ -17,4 +43,11 @@ export const ApiConfig = Config.all({
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
   metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
   metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  /** The EVM chain id (Etherscan's `chainid`). */
+  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  /** Where verifications are recorded: `nats` (the JetStream log), or `embedded` (not from here). */
+  logBackend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
+    Config.withDefault("embedded" as const),
+  ),
+  ...VerifierConfig,
 });

@@ -5,3 +5,4 @@ export { buildApi, listenApi, parseNativeCoins, serve } from "./main.ts";
 export * from "./stream/attach.ts";
 export * from "./stream/hub.ts";
 export * from "./stream/source.ts";
+export * from "./verification/service.ts";

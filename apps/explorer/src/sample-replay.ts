@@ -1,4 +1,4 @@
-import { decodeRecord, isMetadataRecord } from "@explorer/raw-block";
+import { decodeRecord, isBlockRecord } from "@explorer/raw-block";
 import type { RawLog } from "@explorer/raw-log";
 
 export interface ReplayPlan {
@@ -53,7 +53,7 @@ export const replaySample = async (
       continue;
     }
     const record = decodeRecord(e.payload);
-    const time = isMetadataRecord(record) ? undefined : record.time;
+    const time = isBlockRecord(record) ? record.time : undefined;
     if (e.height > plan.instantUpTo && time !== undefined) {
       if (!announced) {
         announced = true;

@@ -6,14 +6,18 @@ import {
   buildApi,
   inProcessSource,
   listenApi,
+  makeVerification,
   parseApiKeys,
   parseNativeCoins,
+  VerifierConfig,
+  verifierOptions,
 } from "@explorer/api";
 import { Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Layer } from "effect";
 import { planReplay, replaySample } from "./sample-replay.ts";
 
@@ -42,6 +46,8 @@ export const StartConfig = Config.all({
   ),
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
+  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  ...VerifierConfig,
 });
 
 /**
@@ -127,12 +133,24 @@ export const start = Effect.gen(function* () {
     yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
   }
 
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: cfg.prefix,
-    nativeCoins: parseNativeCoins(cfg.nativeCoins),
-    rateLimitPerMinute: cfg.rateLimit,
-    apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+  // Verifications go into this process's log, after the blocks (a replay restores them).
+  const verification = makeVerification({
+    verifier: new Verifier(verifierOptions(cfg)),
+    log,
+    chainId: cfg.chainId,
+    evmChainId: cfg.evmChainId,
   });
+  const { app, runtime } = buildApi(
+    ch,
+    "explorer",
+    {
+      prefix: cfg.prefix,
+      nativeCoins: parseNativeCoins(cfg.nativeCoins),
+      rateLimitPerMinute: cfg.rateLimit,
+      apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    },
+    verification,
+  );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),

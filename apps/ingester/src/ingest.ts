@@ -1,4 +1,4 @@
-import { decodeRecord, encodeRecord, isMetadataRecord, type RawBlockV1 } from "@explorer/raw-block";
+import { decodeRecord, encodeRecord, isBlockRecord, type RawBlockV1 } from "@explorer/raw-block";
 import { LogUnavailableError } from "@explorer/raw-log";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
@@ -132,7 +132,7 @@ const lastBlockInLog = Effect.gen(function* () {
     for await (const e of log.read(last, { follow: false })) {
       if (e.kind !== "block") continue;
       const r = decodeRecord(e.payload);
-      return isMetadataRecord(r) ? undefined : r;
+      return isBlockRecord(r) ? r : undefined;
     }
     return undefined;
   });

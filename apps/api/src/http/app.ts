@@ -12,6 +12,7 @@ const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
 import { Db } from "../db.ts";
+import type { Verification } from "../verification/service.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
@@ -29,7 +30,7 @@ export interface ApiSettings {
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
 
-export type Services = Db | Settings;
+export type Services = Db | Settings | Verification;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
 
@@ -118,7 +119,7 @@ export const makeApp = (
     await next();
   });
 
-  const specs = new Map(routes.map((r) => [`/api/1.0${r.path}`, r]));
+  const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
   const db = runtime.runSync(
     Effect.gen(function* () {
       return yield* Db;
@@ -132,7 +133,9 @@ export const makeApp = (
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
-      const spec = specs.get((ctx as { _matchedRoute?: string })._matchedRoute ?? "");
+      const spec = specs.get(
+        `${ctx.method === "HEAD" ? "GET" : ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? ""}`,
+      );
       // The route's schema validates the request before its handler runs.
       const handle = Effect.suspend(() => {
         if (spec)
@@ -144,13 +147,14 @@ export const makeApp = (
           );
         return h(ctx);
       });
-      if (spec) {
+      if (spec && spec.method === "get" && spec.cache !== "none") {
         // Hot answers are keyed by the projected height (a new height makes new keys), immutable
         // ones (a projected block, a tx) by the table set alone. The serialised answer is kept,
         // and concurrent requests for the same key share one computation.
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
-          const key = `${st.db}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
+          // A verification changes answers (records, decoded names) without the height moving.
+          const key = `${st.db}:v${st.verified}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
           let pending = cache.get(key);
           if (!pending) {
             pending = runtime.runPromiseExit(handle).then((x) => {

@@ -48,7 +48,7 @@ export interface ParamSpec {
 }
 
 export interface RouteSpec {
-  readonly method: "get";
+  readonly method: "get" | "post";
   /** Koa style, under /api/1.0: `/blocks/:height`. */
   readonly path: string;
   readonly summary: string;
@@ -60,9 +60,12 @@ export interface RouteSpec {
   /**
    * Every answer is kept in memory until the projected height moves (it is a pure function of the
    * table set, the height and the URL); "immutable" ones (a block or tx by id) for as long as the
-   * table set stays; "hot" marks the ones the front page asks for all the time.
+   * table set stays; "hot" marks the ones the front page asks for all the time; "none" answers
+   * are never kept (they change without the height moving, or are not JSON).
    */
-  readonly cache?: "hot" | "immutable";
+  readonly cache?: "hot" | "immutable" | "none";
+  /** A POST body's JSON schema (`form`: also form-encoded), for the OpenAPI document. */
+  readonly body?: { readonly schema: Record<string, unknown>; readonly form?: boolean };
   /** A request that must validate (checked by the tests): path values and query. */
   readonly example: Record<string, string>;
 }
@@ -267,6 +270,19 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
       [r.method]: {
         summary: r.summary,
         tags: [r.tag],
+        ...(r.body
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/json": { schema: r.body.schema },
+                  ...(r.body.form
+                    ? { "application/x-www-form-urlencoded": { schema: r.body.schema } }
+                    : {}),
+                },
+              },
+            }
+          : {}),
         parameters: [
           ...r.params.map((s) => ({
             name: s.name,

@@ -20,6 +20,7 @@ import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { isoTime } from "../records/address.ts";
+import { decodeLog, verifiedInterfaces, withDecoded } from "../records/decode.ts";
 import {
   CONTRACT_SQL,
   type ContractRow,
@@ -76,6 +77,7 @@ const eventLogs: Handler = (ctx) =>
       `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
+    const ifaces = yield* verifiedInterfaces(rows.map((r) => r.contract));
     return envelope(
       rows.map((r) => ({
         blockHash: r.block_hash,
@@ -88,6 +90,7 @@ const eventLogs: Handler = (ctx) =>
         topics: r.topics,
         data: r.data,
         timestamp: isoTime(r.time),
+        ...withDecoded(decodeLog(ifaces.get(r.contract), r.topics, r.data)),
       })),
       p,
     );
@@ -119,7 +122,7 @@ const contractsList =
       const sym = str(q, "tokenSymbol");
       if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
       const verified = bool(q, "verified");
-      if (verified === true) w.and("0");
+      if (verified !== undefined) w.and(verified ? "v.address != ''" : "v.address = ''");
       const col = {
         blockNumber: "c.block_number",
         holderCount: "holder_count",

@@ -5,6 +5,7 @@ import {
   type RouteSpec,
   TOKEN_TYPES,
 } from "../http/spec.ts";
+import { VERIFY_SPECS } from "./verify-specs.ts";
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */
 const txFilters = [
@@ -302,4 +303,5 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     ],
     example: { contractAddress: A, tokenId: "1" },
   },
+  ...VERIFY_SPECS,
 ];

@@ -230,6 +230,63 @@ const stopHeight = o(
   "<h>",
 );
 
+const evmChainId = o(
+  "evm-chain-id",
+  "EVM_CHAIN_ID",
+  "int",
+  "262144",
+  "EVM chain id (Etherscan's chainid)",
+  "<id>",
+);
+const solcCacheDir = o(
+  "solc-cache-dir",
+  "SOLC_CACHE_DIR",
+  "string",
+  "",
+  "compiler builds cache (empty: ~/.cache/cosmos-evm-explorer/solc)",
+  "<dir>",
+);
+const solcBuilds = o(
+  "solc-builds",
+  "SOLC_BUILDS",
+  "string",
+  "",
+  "another source of compiler builds: a directory or http(s) address laid out like solc-bin",
+  "<dir|url>",
+);
+const verifyWorkers = o(
+  "verify-workers",
+  "VERIFY_WORKERS",
+  "int",
+  "1",
+  "compiler threads for contract verification",
+  "<n>",
+);
+const verifyTimeoutMs = o(
+  "verify-timeout-ms",
+  "VERIFY_TIMEOUT_MS",
+  "int",
+  "120000",
+  "time limit of one compilation",
+  "<ms>",
+);
+const verifyMemoryMb = o(
+  "verify-memory-mb",
+  "VERIFY_MEMORY_MB",
+  "int",
+  "2048",
+  "memory limit of a compiler thread",
+  "<MiB>",
+);
+const verification = [
+  evmChainId,
+  solcCacheDir,
+  solcBuilds,
+  verifyWorkers,
+  verifyTimeoutMs,
+  verifyMemoryMb,
+];
+
 /** Settings every command takes. */
 export const commonOptions: readonly Option[] = [logFormat, logLevel];
 
@@ -344,6 +401,11 @@ export const apiOptions: readonly Option[] = [
   apiKeys,
   natsStream,
   chainIdNamed,
+  {
+    ...logBackend,
+    help: "nats: this API records contract verifications in the JetStream log (embedded: only `start` can)",
+  },
+  ...verification,
   metricsPort,
   metricsHost,
 ];
@@ -379,6 +441,7 @@ export const startOptions: readonly Option[] = [
   },
   nats,
   chainIdNamed,
+  ...verification,
   o(
     "replay-blocks",
     "SAMPLE_REPLAY_BLOCKS",
