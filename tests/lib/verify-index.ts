@@ -58,6 +58,8 @@ export const startVerifyIndex = async (
     log,
     verifier,
     server: server as Server,
+    /** The directory of the index's own copy of the log (verifications are appended there). */
+    logDir: join(dir, "log"),
     /** Stops following the log (e.g. before a re-index), keeping the API up. */
     stopProjector: async () => {
       stop.abort();

@@ -100,6 +100,11 @@ describe("the README's first command on a fresh clone", () => {
     expect(txs.docs.length).toBe(10);
     const tokens = (await (await fetch(`${base}/tokens`)).json()) as { docs: { name?: string }[] };
     expect(tokens.docs.length).toBeGreaterThan(0);
+    const verified = (await (await fetch(`${base}/contracts?verified=true&limit=100`)).json()) as {
+      docs: { verified: boolean; abi?: string; sourceCode?: string }[];
+    };
+    expect(verified.docs.length).toBeGreaterThanOrEqual(9);
+    expect(verified.docs.every((c) => c.verified && c.abi && c.sourceCode)).toBe(true);
     const docs = await fetch(`${base}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain("openapi.json");
