@@ -287,6 +287,14 @@ const verification = [
   verifyMemoryMb,
 ];
 
+const metadataAllowPrivate = o(
+  "metadata-allow-private",
+  "METADATA_ALLOW_PRIVATE",
+  "bool",
+  "false",
+  "allow metadata from private, loopback and link-local addresses",
+);
+
 /** Settings every command takes. */
 export const commonOptions: readonly Option[] = [logFormat, logLevel];
 
@@ -343,36 +351,7 @@ export const ingestOptions: readonly Option[] = [
     "gateway for ipfs:// token URIs",
     "<url>",
   ),
-  o(
-    "metadata-allow-private",
-    "METADATA_ALLOW_PRIVATE",
-    "bool",
-    "false",
-    "allow metadata from private, loopback and link-local addresses",
-  ),
-  metricsPort,
-  metricsHost,
-];
-
-export const projectOptions: readonly Option[] = [
-  store,
-  storeDb,
-  logBackend,
-  logDir,
-  nats,
-  chainIdNamed,
-  prefix,
-  nativeDenoms,
-  batchBlocks,
-  batchIdleMs,
-  o("follow", "FOLLOW", "bool", "true", "keep following the log (false: stop at its end)"),
-  o(
-    "from-start",
-    "FROM_START",
-    "bool",
-    "false",
-    "replay the whole log again into the current tables",
-  ),
+  metadataAllowPrivate,
   metricsPort,
   metricsHost,
 ];
@@ -388,6 +367,20 @@ export const reindexOptions: readonly Option[] = [
   nativeDenoms,
   batchBlocks,
   batchIdleMs,
+];
+
+export const projectOptions: readonly Option[] = [
+  ...reindexOptions,
+  o("follow", "FOLLOW", "bool", "true", "keep following the log (false: stop at its end)"),
+  o(
+    "from-start",
+    "FROM_START",
+    "bool",
+    "false",
+    "replay the whole log again into the current tables",
+  ),
+  metricsPort,
+  metricsHost,
 ];
 
 export const apiOptions: readonly Option[] = [
@@ -462,11 +455,5 @@ export const recordOptions: readonly Option[] = [
   startHeight,
   { ...stopHeight, help: "last height to record (0: the node's head when recording starts)" },
   o("out", "RECORD_OUT", "string", "sample/log.dat", "file to write the recorded log to", "<file>"),
-  o(
-    "metadata-allow-private",
-    "METADATA_ALLOW_PRIVATE",
-    "bool",
-    "false",
-    "allow metadata from private, loopback and link-local addresses",
-  ),
+  metadataAllowPrivate,
 ];
