@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --import tsx
 import type { Server } from "node:http";
-import { LoggingLive, runMain } from "@explorer/service";
+import { LoggingLive, metricsServer, runMain } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig } from "./config.ts";
@@ -12,6 +12,8 @@ import { docsRoutes } from "./routes/docs.ts";
 import { evmRoutes } from "./routes/evm.ts";
 import { ROUTE_SPECS } from "./routes/specs.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
+import { attachRpc } from "./rpc/attach.ts";
+import { RpcConfig, rpcSettings } from "./rpc/config.ts";
 import { attachStream } from "./stream/attach.ts";
 import { natsSource, pollingSource } from "./stream/source.ts";
 
@@ -92,8 +94,14 @@ export const serve = Effect.gen(function* () {
     Effect.promise(() => attachStream(server, runtime, source, cfg.prefix)),
     (s) => Effect.promise(() => s.close()),
   );
+  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachRpc(server, runtime, rpc)),
+    (r) => Effect.promise(() => r.close()),
+  );
+  yield* Layer.build(metricsServer(cfg.metricsPort));
   yield* Effect.logInfo(
-    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream`,
+    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${cfg.port}${rpc.path} and ws://${cfg.host}:${cfg.port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
   );
   return yield* Effect.never;
 });
