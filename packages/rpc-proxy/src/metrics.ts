@@ -7,8 +7,18 @@ import { SAFE_READS, SPEC_METHODS } from "./availability.ts";
  * and exposed as Effect metrics whose values are read at export time (Prometheus text from
  * @explorer/service's metrics server: explorer_rpc_requests_total{method}, …_errors_total,
  * …_request_duration_seconds, explorer_rpc_upstream_up{upstream}, …_upstream_head,
- * explorer_rpc_subscriptions).
+ * …_upstream_requests_total, …_upstream_failures_total, explorer_rpc_subscriptions,
+ * explorer_rpc_cache_hits_total).
  */
+/** What the metrics read of an upstream. */
+export interface UpstreamState {
+  readonly name: string;
+  readonly up: boolean;
+  readonly head: number | undefined;
+  readonly requests: number;
+  readonly failures: number;
+}
+
 const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 const KNOWN: ReadonlySet<string> = new Set([
@@ -53,8 +63,8 @@ const expose = <S>(metric: Metric.Metric<never, S>, get: () => S) =>
 
 class RpcMetrics {
   private readonly methods = new Map<string, MethodStats>();
-  private readonly upstreams = new Map<string, { up: number; head: number }>();
   subscriptions = 0;
+  cacheHits = 0;
 
   constructor() {
     expose(
@@ -62,6 +72,13 @@ class RpcMetrics {
         description: "WebSocket subscriptions of clients relayed by the JSON-RPC proxy",
       }) as never,
       () => ({ value: this.subscriptions }),
+    );
+    expose(
+      Metric.counter("rpc_cache_hits_total", {
+        description: "Calls answered from the proxy's cache of answers that cannot change",
+        incremental: true,
+      }) as never,
+      () => ({ count: this.cacheHits, incremental: true }),
     );
   }
 
@@ -113,30 +130,28 @@ class RpcMetrics {
     if (seconds > s.max) s.max = seconds;
   }
 
-  upstream(name: string, up: boolean, head: number | undefined): void {
-    let u = this.upstreams.get(name);
-    if (!u) {
-      const entry = { up: 0, head: 0 };
-      u = entry;
-      this.upstreams.set(name, entry);
-      const attributes = { upstream: name };
-      expose(
-        Metric.gauge("rpc_upstream_up", {
-          description: "1 while the upstream node answers health checks",
-          attributes,
-        }) as never,
-        () => ({ value: entry.up }),
-      );
-      expose(
-        Metric.gauge("rpc_upstream_head", {
-          description: "The upstream node's latest block at its last health check",
-          attributes,
-        }) as never,
-        () => ({ value: entry.head }),
-      );
-    }
-    u.up = up ? 1 : 0;
-    if (head !== undefined) u.head = head;
+  /** Exposes an upstream's state, read at export time. */
+  watchUpstream(u: UpstreamState): void {
+    const attributes = { upstream: u.name };
+    const gauge = (name: string, description: string, get: () => number) =>
+      expose(Metric.gauge(name, { description, attributes }) as never, () => ({ value: get() }));
+    const counter = (name: string, description: string, get: () => number) =>
+      expose(Metric.counter(name, { description, attributes, incremental: true }) as never, () => ({
+        count: get(),
+        incremental: true,
+      }));
+    gauge("rpc_upstream_up", "1 while the upstream node answers", () => (u.up ? 1 : 0));
+    gauge(
+      "rpc_upstream_head",
+      "The upstream's latest block at its last health check",
+      () => u.head ?? 0,
+    );
+    counter("rpc_upstream_requests_total", "Requests sent to the upstream", () => u.requests);
+    counter(
+      "rpc_upstream_failures_total",
+      "Requests the upstream did not answer",
+      () => u.failures,
+    );
   }
 
   /** Requests and errors of a method so far (for tests and logs). */

@@ -37,10 +37,10 @@ describe("the order upstreams are tried in", () => {
     a!.markDown("refused");
     b!.markUp(100);
     c!.markUp(90);
-    expect(p.candidates().map((u) => u.name)).toEqual(["b", "c", "a"]);
+    expect(p.candidates().map((u) => u.name)).toEqual(["http://b", "http://c", "http://a"]);
     c!.markUp(97);
-    expect(p.candidates().map((u) => u.name)).toEqual(["b", "c", "a"]);
-    expect(p.candidates("ws").map((u) => u.name)).toEqual(["d"]);
+    expect(p.candidates().map((u) => u.name)).toEqual(["http://b", "http://c", "http://a"]);
+    expect(p.candidates("ws").map((u) => u.name)).toEqual(["ws://d"]);
     p.close();
   });
 
@@ -49,7 +49,12 @@ describe("the order upstreams are tried in", () => {
       ...options,
       balance: "round-robin",
     });
-    expect([0, 1, 2, 3].map(() => p.candidates()[0]!.name)).toEqual(["a", "b", "a", "b"]);
+    expect([0, 1, 2, 3].map(() => p.candidates()[0]!.name)).toEqual([
+      "http://a",
+      "http://b",
+      "http://a",
+      "http://b",
+    ]);
     p.close();
   });
 

@@ -57,25 +57,27 @@ export class Upstream {
   up = true;
   head: number | undefined;
   lastError: string | undefined;
+  /** Calls sent (health checks not counted), and those that got no answer. */
+  requests = 0;
+  failures = 0;
 
   constructor(
     readonly index: number,
     readonly spec: UpstreamSpec,
   ) {
-    this.name = new URL((spec.http ?? spec.ws)!).host;
+    this.name = (spec.http ?? spec.ws)!;
     if (spec.http) this.http = new HttpTarget(spec.http);
+    rpcMetrics.watchUpstream(this);
   }
 
   markDown(reason: string): void {
     this.up = false;
     this.lastError = reason;
-    rpcMetrics.upstream(this.name, false, undefined);
   }
 
   markUp(head?: number): void {
     this.up = true;
     if (head !== undefined) this.head = head;
-    rpcMetrics.upstream(this.name, true, this.head);
   }
 }
 
@@ -165,6 +167,7 @@ export class UpstreamPool {
     let last: UpstreamFailure | undefined;
     for (let i = 0; i < list.length && i <= this.options.retries; i++) {
       const u = list[i]!;
+      u.requests++;
       try {
         const text = await u.http!.post(body, this.options.timeoutMs);
         if (!u.up) u.markUp();
@@ -172,6 +175,7 @@ export class UpstreamPool {
       } catch (e) {
         if (!(e instanceof UpstreamFailure)) throw e;
         last = e;
+        u.failures++;
         if (e.kind !== "timeout") u.markDown(e.message);
         if (e.sent && !opts.safe) break;
       }

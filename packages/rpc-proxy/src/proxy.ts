@@ -148,7 +148,10 @@ export class RpcProxy {
     }
     const key = this.options.cache ? cacheKey(method, params) : undefined;
     const hit = key && this.options.cache!.get(key);
-    if (hit) return { kind: "reply", reply: { result: hit } };
+    if (hit) {
+      rpcMetrics.cacheHits++;
+      return { kind: "reply", reply: { result: hit } };
+    }
     return {
       kind: "forward",
       method,
