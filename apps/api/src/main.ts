@@ -96,7 +96,7 @@ export const serve = Effect.gen(function* () {
   );
   const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
   yield* Effect.acquireRelease(
-    Effect.promise(() => attachRpc(server, runtime, rpc)),
+    Effect.promise(() => attachRpc(server, rpc, runtime)),
     (r) => Effect.promise(() => r.close()),
   );
   yield* Layer.build(metricsServer(cfg.metricsPort));

@@ -10,6 +10,7 @@ export * from "./metrics.ts";
 export * from "./policy.ts";
 export * from "./pool.ts";
 export * from "./proxy.ts";
+export * from "./quirks.ts";
 export * from "./raw-json.ts";
 export * from "./subscriptions.ts";
 export * from "./ws-link.ts";

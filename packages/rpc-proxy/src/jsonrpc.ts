@@ -119,3 +119,7 @@ export const refuseAll = (text: string, p: Parsed, code: number, message: string
   );
   return calls.length === 0 ? errorText("null", code, message) : `[${calls.join(",")}]`;
 };
+
+/** Like geth, every JSON text written ends with a newline. */
+export const withNewline = (text: string) =>
+  text === "" || text.endsWith("\n") ? text : `${text}\n`;

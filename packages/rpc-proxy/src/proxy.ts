@@ -19,6 +19,7 @@ import type { LogsIndex } from "./logs-index.ts";
 import { rpcMetrics } from "./metrics.ts";
 import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
+import { asGeth, QUIRKY } from "./quirks.ts";
 import { type Members, scanMembers } from "./raw-json.ts";
 
 /** Who is asking: the operator's token unlocks private methods. */
@@ -199,8 +200,9 @@ export class RpcProxy {
     }
   }
 
-  /** Keeps what may be kept, and turns a new filter's id into one that names its upstream. */
-  private afterForward(plan: Plan & { kind: "forward" }, reply: Reply, upstream: Upstream): Reply {
+  /** Answers as geth where the node differs, keeps what may be kept, and turns a new filter's id into one that names its upstream. */
+  private afterForward(plan: Plan & { kind: "forward" }, answer: Reply, upstream: Upstream): Reply {
+    const reply = asGeth(plan.method, answer);
     if (isError(reply)) return reply;
     if (plan.wrapFilter) {
       const wrapped = wrapFilterId(upstream.index, JSON.parse(reply.result) as string);
@@ -282,7 +284,7 @@ export class RpcProxy {
       safe: plan.safe,
       ...(plan.pinned ? { pinned: plan.pinned } : {}),
     });
-    if (asIs && !plan.cacheKey && !plan.wrapFilter) return answer;
+    if (asIs && !plan.cacheKey && !plan.wrapFilter && !QUIRKY.has(plan.method)) return answer;
     return this.afterForward(plan, replyOf(scanMembers(answer, ANSWER_KEYS)[0]), upstream);
   }
 

@@ -1,4 +1,12 @@
-import { ERR, errorRawText, errorText, type Parsed, parseBody, resultText } from "./jsonrpc.ts";
+import {
+  ERR,
+  errorRawText,
+  errorText,
+  type Parsed,
+  parseBody,
+  resultText,
+  withNewline,
+} from "./jsonrpc.ts";
 import { rpcMetrics } from "./metrics.ts";
 import type { Caller, RpcProxy } from "./proxy.ts";
 import { scanMembers } from "./raw-json.ts";
@@ -22,7 +30,7 @@ export class WsSession implements SubscriberSink {
   ) {}
 
   send(text: string): void {
-    if (!this.closed) this.write(text);
+    if (!this.closed) this.write(withNewline(text));
   }
 
   /** Answers one message (parsed already by the caller, or here); never throws. */

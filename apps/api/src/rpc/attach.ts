@@ -52,15 +52,16 @@ const pathOf = (url: string | undefined) => {
 /**
  * Puts the JSON-RPC proxy on the API's HTTP server: POST {rpc_http_url} and WebSocket upgrades
  * at the same path ({rpc_ws_url}). Other requests and upgrades (REST, the Socket.IO stream) pass
- * through untouched, whichever is attached first.
+ * through untouched, whichever is attached first. Without the API's runtime there is no index:
+ * every call goes to the nodes.
  */
-export const attachRpc = async (server: HttpServer, runtime: Runtime, settings: RpcSettings) => {
+export const attachRpc = async (server: HttpServer, settings: RpcSettings, runtime?: Runtime) => {
   const pool = new UpstreamPool(settings.upstreams, settings.pool);
   await pool.start();
   const proxy = new RpcProxy({
     policy: new Policy(settings.policy),
     pool,
-    index: new LogsIndex(indexStore(runtime), settings.logs),
+    ...(runtime ? { index: new LogsIndex(indexStore(runtime), settings.logs) } : {}),
     cache: new Lru<string, string>(200_000, settings.cacheBytes),
     batchLimit: settings.batchLimit,
     ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),

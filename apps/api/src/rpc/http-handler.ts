@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
+import {
+  type Answer,
+  ERR,
+  errorText,
+  parseBody,
+  type RpcProxy,
+  withNewline,
+} from "@explorer/rpc-proxy";
 import { type Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 
@@ -81,11 +88,7 @@ export const httpHandler =
       });
     const parsed = parseBody(text);
     const who = access.identify(req);
-    const {
-      status,
-      body,
-      headers = {},
-    }: Partial<Refusal> & Answer = !who.ok
+    const answer: Partial<Refusal> & Answer = !who.ok
       ? RpcAccess.unknownToken(text, parsed)
       : (access.admit(who, text, parsed) ??
         (await proxy
@@ -94,6 +97,8 @@ export const httpHandler =
             process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
             return { status: 500, body: errorText("null", ERR.INTERNAL, "internal error") };
           })));
+    const { status, headers = {} } = answer;
+    const body = withNewline(answer.body);
     res.writeHead(status, {
       ...CORS,
       ...headers,
