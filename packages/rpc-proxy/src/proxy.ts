@@ -103,6 +103,10 @@ export class RpcProxy {
     return this.options.pool;
   }
 
+  /**
+   * Answers one body, byte for byte as geth would: answers end with a newline, except the three
+   * refusals geth writes as errors of the whole body (parse error, empty batch, batch too large).
+   */
   async handle(text: string, caller: Caller, parsed: Parsed = parseBody(text)): Promise<Answer> {
     if (parsed.kind === "parse-error")
       return { status: 200, body: errorText("null", ERR.PARSE, "parse error") };
@@ -128,7 +132,8 @@ export class RpcProxy {
         ),
       };
     const method = d.method;
-    if (method === "eth_subscribe" || method === "eth_unsubscribe")
+    // geth's answer over HTTP (and inside batches); single messages over WebSocket never get here
+    if (method === "eth_subscribe")
       return { kind: "reply", reply: fail(ERR.METHOD_NOT_FOUND, "notifications not supported") };
     if (method === "eth_getLogs" && this.options.index) return { kind: "logs" };
     if (this.pool.size === 0)
@@ -228,7 +233,7 @@ export class RpcProxy {
     if (m.kind === "invalid")
       return {
         status: 200,
-        body: errorText(m.hasId ? idRaw() : "null", ERR.INVALID_REQUEST, "invalid request"),
+        body: `${errorText(m.hasId ? idRaw() : "null", ERR.INVALID_REQUEST, "invalid request")}\n`,
       };
     const t0 = performance.now();
     const plan = this.plan(m.method, m.params, caller);
@@ -258,7 +263,7 @@ export class RpcProxy {
     if (body !== undefined) return { status: 200, body };
     return {
       status: isError(reply!) ? (reply.status ?? 200) : 200,
-      body: replyText(idRaw(), reply!),
+      body: `${replyText(idRaw(), reply!)}\n`,
     };
   }
 
@@ -349,7 +354,7 @@ export class RpcProxy {
       );
     await Promise.all(work);
     const parts = out.filter((x): x is string => x !== undefined);
-    return { status: 200, body: parts.length === 0 ? "" : `[${parts.join(",")}]` };
+    return { status: 200, body: parts.length === 0 ? "" : `[${parts.join(",")}]\n` };
   }
 
   /** One upstream batch for these calls (ids are their positions), replies by position. */

@@ -47,12 +47,7 @@ export class RpcAccess {
     return {
       status: 401,
       headers: { "www-authenticate": 'Bearer realm="json-rpc"' },
-      body: refuseAll(
-        text,
-        parsed,
-        ERR.UNAUTHORIZED,
-        "unknown token (Authorization: Bearer <operator token or API key>)",
-      ),
+      body: `${refuseAll(text, parsed, ERR.UNAUTHORIZED, "unknown token (Authorization: Bearer <operator token or API key>)")}\n`,
     };
   }
 
@@ -68,12 +63,7 @@ export class RpcAccess {
         "x-ratelimit-limit": String(v.limit),
         "x-ratelimit-remaining": String(v.remaining),
       },
-      body: refuseAll(
-        text,
-        parsed,
-        ERR.LIMIT,
-        `rate limit of ${v.limit} calls per minute reached; retry in ${v.retryAfterS} s`,
-      ),
+      body: `${refuseAll(text, parsed, ERR.LIMIT, `rate limit of ${v.limit} calls per minute reached; retry in ${v.retryAfterS} s`)}\n`,
     };
   }
 }

@@ -1,12 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  type Answer,
-  ERR,
-  errorText,
-  parseBody,
-  type RpcProxy,
-  withNewline,
-} from "@explorer/rpc-proxy";
+import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
 import { type Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 
@@ -95,10 +88,10 @@ export const httpHandler =
           .handle(text, { privileged: who.privileged, transport: "http" }, parsed)
           .catch((e: unknown) => {
             process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
-            return { status: 500, body: errorText("null", ERR.INTERNAL, "internal error") };
+            return { status: 500, body: `${errorText("null", ERR.INTERNAL, "internal error")}\n` };
           })));
     const { status, headers = {} } = answer;
-    const body = withNewline(answer.body);
+    const body = answer.body;
     res.writeHead(status, {
       ...CORS,
       ...headers,
