@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attachRpc, buildApi, type RpcSettings } from "@explorer/api";
@@ -73,6 +73,23 @@ export const startRpcServer = async (
     apiKeys: new Map(settings.apiKeys),
   });
   const { server, port } = await listenLocal(app);
+  return served(server, port, settings, runtime);
+};
+
+/** The proxy alone (no index, no REST API) on a loopback port. */
+export const startBareProxy = async (settings: RpcSettings) => {
+  const { server, port } = await listenLocal({
+    listen: (p: number, h: string, cb: () => void) => createServer().listen(p, h, cb),
+  });
+  return served(server, port, settings);
+};
+
+const served = async (
+  server: Server,
+  port: number,
+  settings: RpcSettings,
+  runtime?: ReturnType<typeof buildApi>["runtime"],
+) => {
   const rpc = await attachRpc(server, settings, runtime);
   return {
     ...rpc,
@@ -81,24 +98,7 @@ export const startRpcServer = async (
     close: async () => {
       await rpc.close();
       await new Promise((r) => server.close(r));
-      await runtime.dispose();
-    },
-  };
-};
-
-/** The proxy alone (no index, no REST API) on a loopback port. */
-export const startBareProxy = async (settings: RpcSettings) => {
-  const { server, port } = await listenLocal({
-    listen: (p: number, h: string, cb: () => void) => createServer().listen(p, h, cb),
-  });
-  const rpc = await attachRpc(server, settings);
-  return {
-    ...rpc,
-    url: `http://127.0.0.1:${port}${settings.path}`,
-    wsUrl: `ws://127.0.0.1:${port}${settings.path}`,
-    close: async () => {
-      await rpc.close();
-      await new Promise((r) => server.close(r));
+      await runtime?.dispose();
     },
   };
 };
