@@ -27,7 +27,7 @@ export const rpcTestSettings = (over: Partial<RpcSettings> = {}): RpcSettings =>
   maxBodyBytes: 5 * 1024 * 1024,
   batchLimit: 1000,
   pool: {
-    timeoutMs: 30_000,
+    timeoutMs: 120_000, // the shared node can be slow under other suites' load
     retries: 2,
     healthIntervalMs: 2000,
     maxLagBlocks: 10,
@@ -35,6 +35,7 @@ export const rpcTestSettings = (over: Partial<RpcSettings> = {}): RpcSettings =>
   },
   logs: { maxRange: 1_000_000, maxResults: 10_000 },
   cacheBytes: 16 * 1024 * 1024,
+  coalesce: 16,
   chainId: 262144n,
   ...over,
 });

@@ -3,11 +3,7 @@ import { type LogQuery, parseLogQuery } from "./logs-filter.ts";
 import type { LogsIndex } from "./logs-index.ts";
 import type { UpstreamPool } from "./pool.ts";
 import { scanMembers } from "./raw-json.ts";
-
-/** A call's answer: a raw JSON result, or a raw JSON-RPC error object. */
-export type Reply =
-  | { readonly result: string }
-  | { readonly error: string; readonly status?: number };
+import { type Reply, replyIn } from "./reply.ts";
 
 export const FORWARD = "forward" as const;
 
@@ -21,8 +17,11 @@ const serverError = (message: string): Reply => ({ error: errorObject(ERR.SERVER
 const headOf = async (pool: UpstreamPool, high: number): Promise<number> => {
   if (pool.size === 0) return high;
   const { text } = await pool.post(BLOCK_NUMBER, { safe: true });
-  const result = scanMembers(text, ANSWER_KEYS)[0]?.get("result");
-  const head = result ? Number.parseInt(JSON.parse(result) as string, 16) : Number.NaN;
+  const answer = replyIn(scanMembers(text, ANSWER_KEYS)[0]);
+  const head =
+    answer && "result" in answer
+      ? Number.parseInt(JSON.parse(answer.result) as string, 16)
+      : Number.NaN;
   if (!Number.isSafeInteger(head))
     throw new Error(`eth_blockNumber answered ${text.slice(0, 200)}`);
   return head;
@@ -90,10 +89,9 @@ export const answerGetLogs = async (
     ),
   ]);
   if ("error" in mine) return serverError(mine.error);
-  const answer = scanMembers(node.text, ANSWER_KEYS)[0];
-  const error = answer?.get("error");
-  if (error) return { error };
-  const tail = answer?.get("result") ?? "[]";
+  const answer = replyIn(scanMembers(node.text, ANSWER_KEYS)[0]) ?? { result: "[]" };
+  if ("error" in answer) return answer;
+  const tail = answer.result;
   const count = mine.count + (JSON.parse(tail) as unknown[]).length;
   if (count > index.limits.maxResults)
     return serverError(`query returned more than ${index.limits.maxResults} results`);

@@ -1,5 +1,6 @@
 export * from "./availability.ts";
 export * from "./cache-rules.ts";
+export * from "./coalesce.ts";
 export * from "./filters.ts";
 export * from "./get-logs.ts";
 export * from "./http-post.ts";
@@ -12,6 +13,7 @@ export * from "./pool.ts";
 export * from "./proxy.ts";
 export * from "./quirks.ts";
 export * from "./raw-json.ts";
+export * from "./reply.ts";
 export * from "./subscriptions.ts";
 export * from "./ws-link.ts";
 export * from "./ws-session.ts";

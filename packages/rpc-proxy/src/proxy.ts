@@ -1,6 +1,7 @@
 import { type AnswerCache, cacheKey, keepable } from "./cache-rules.ts";
+import { COALESCABLE, Coalescer } from "./coalesce.ts";
 import { FILTER_CREATE, FILTER_USE, unwrapFilterId, wrapFilterId } from "./filters.ts";
-import { answerGetLogs, FORWARD, type Reply } from "./get-logs.ts";
+import { answerGetLogs, FORWARD } from "./get-logs.ts";
 import { UpstreamFailure } from "./http-post.ts";
 import {
   ERR,
@@ -21,6 +22,7 @@ import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
 import { asGeth, QUIRKY } from "./quirks.ts";
 import { type Members, scanMembers } from "./raw-json.ts";
+import { type Reply, replyIn } from "./reply.ts";
 
 /** Who is asking: the operator's token unlocks private methods. */
 export interface Caller {
@@ -43,6 +45,8 @@ export interface ProxyOptions {
   readonly batchLimit: number;
   /** The EVM chain id, for eth_chainId and net_version when no node is configured. */
   readonly chainId?: bigint;
+  /** Cheap reads of concurrent clients share upstream batches of at most this many; 0: never. */
+  readonly coalesce?: number;
 }
 
 /** What to do with one call. */
@@ -82,14 +86,8 @@ const replyText = (idRaw: string, r: Reply) =>
   isError(r) ? errorRawText(idRaw, r.error) : resultText(idRaw, r.result);
 
 /** The node's answer to a call, from its raw JSON members. */
-const replyOf = (m: Members | undefined): Reply => {
-  const error = m?.get("error");
-  if (error) return { error };
-  const result = m?.get("result");
-  return result === undefined
-    ? fail(ERR.UNAVAILABLE, "the node gave no answer to this call")
-    : { result };
-};
+const replyOf = (m: Members | undefined): Reply =>
+  replyIn(m) ?? fail(ERR.UNAVAILABLE, "the node gave no answer to this call");
 
 /**
  * The JSON-RPC proxy: validates each message as geth does, applies the availability policy,
@@ -97,7 +95,12 @@ const replyOf = (m: Members | undefined): Reply => {
  * (one request per body; a batch stays one batch, so the node runs its calls in order).
  */
 export class RpcProxy {
-  constructor(readonly options: ProxyOptions) {}
+  private readonly coalescer: Coalescer | undefined;
+
+  constructor(readonly options: ProxyOptions) {
+    if ((options.coalesce ?? 0) > 1)
+      this.coalescer = new Coalescer(options.pool, options.coalesce!);
+  }
 
   get pool(): UpstreamPool {
     return this.options.pool;
@@ -278,6 +281,11 @@ export class RpcProxy {
     idRaw: () => string,
   ): Promise<Reply | string> {
     const asIs = plan.method === m.method && !plan.params && !plan.pinned;
+    const untouched = asIs && !plan.cacheKey && !plan.wrapFilter && !QUIRKY.has(plan.method);
+    if (untouched && this.coalescer && COALESCABLE.has(plan.method)) {
+      const c = await this.coalescer.call(text, plan.method);
+      return "raw" in c ? c.raw : c.reply;
+    }
     const body = asIs
       ? text
       : requestText(
@@ -289,7 +297,7 @@ export class RpcProxy {
       safe: plan.safe,
       ...(plan.pinned ? { pinned: plan.pinned } : {}),
     });
-    if (asIs && !plan.cacheKey && !plan.wrapFilter && !QUIRKY.has(plan.method)) return answer;
+    if (untouched) return answer;
     return this.afterForward(plan, replyOf(scanMembers(answer, ANSWER_KEYS)[0]), upstream);
   }
 

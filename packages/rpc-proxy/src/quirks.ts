@@ -1,4 +1,4 @@
-import type { Reply } from "./get-logs.ts";
+import type { Reply } from "./reply.ts";
 
 /**
  * Where the node answers differently from geth in a way that breaks clients, the proxy answers

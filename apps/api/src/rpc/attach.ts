@@ -64,6 +64,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     ...(runtime ? { index: new LogsIndex(indexStore(runtime), settings.logs) } : {}),
     cache: new Lru<string, string>(200_000, settings.cacheBytes),
     batchLimit: settings.batchLimit,
+    coalesce: settings.coalesce,
     ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),
   });
   const hub = new SubscriptionHub(pool, settings.pool.timeoutMs);

@@ -30,6 +30,8 @@ export const RpcConfig = Config.all({
   logsMaxRange: Config.Int("RPC_LOGS_MAX_RANGE").pipe(Config.withDefault(1_000_000)),
   logsMaxResults: Config.Int("RPC_LOGS_MAX_RESULTS").pipe(Config.withDefault(10_000)),
   cacheMb: Config.Int("RPC_CACHE_MB").pipe(Config.withDefault(64)),
+  /** Cheap reads of concurrent clients share upstream batches of at most this many; 0: never. */
+  coalesce: Config.Int("RPC_COALESCE").pipe(Config.withDefault(16)),
   /** The EVM chain id, for eth_chainId and net_version when no node is configured. */
   chainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("")),
 });
@@ -50,6 +52,7 @@ export interface RpcSettings {
   readonly pool: PoolOptions;
   readonly logs: { readonly maxRange: number; readonly maxResults: number };
   readonly cacheBytes: number;
+  readonly coalesce: number;
   readonly chainId?: bigint;
 }
 
@@ -84,6 +87,7 @@ export const rpcSettings = (
     },
     logs: { maxRange: cfg.logsMaxRange, maxResults: cfg.logsMaxResults },
     cacheBytes: cfg.cacheMb * 1024 * 1024,
+    coalesce: cfg.coalesce,
     ...(cfg.chainId ? { chainId: BigInt(cfg.chainId) } : {}),
   };
 };
