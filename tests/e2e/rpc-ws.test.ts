@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { parseUpstreams } from "@explorer/rpc-proxy";
 import { Contract, encodeBytes32String, JsonRpcProvider, Wallet, WebSocketProvider } from "ethers";
 import { createPublicClient, defineChain, type Hex, http, parseAbiItem, webSocket } from "viem";
@@ -9,6 +9,7 @@ import {
   call,
   NODE,
   NODE_HTTP,
+  NODE_WS,
   post,
   rpcTestSettings,
   startBareProxy,
@@ -378,6 +379,38 @@ describe("health checks, retries and failover", () => {
       id: 5,
       error: { code: -32002, message: "request timed out" },
     });
+  });
+
+  it("the upstream WebSocket drops: subscriptions are made again, under the same client ids", async () => {
+    // a TCP relay in front of the node's WebSocket, so the test can cut the connection
+    const relayed = new Set<Socket>();
+    const relay = createServer((client) => {
+      const upstream = connect(Number(new URL(NODE_WS).port), "127.0.0.1");
+      client.pipe(upstream).pipe(client);
+      for (const s of [client, upstream]) {
+        relayed.add(s);
+        s.on("error", () => {});
+        s.on("close", () => relayed.delete(s));
+      }
+    });
+    await new Promise<void>((r) => relay.listen(0, "127.0.0.1", () => r()));
+    closers.push({ close: () => void relay.close() });
+    const port = (relay.address() as { port: number }).port;
+    const p = await startBareProxy(
+      rpcTestSettings({ upstreams: parseUpstreams(`${NODE_HTTP}|ws://127.0.0.1:${port}`) }),
+    );
+    closers.push(p);
+    const c = await wsClient(p.wsUrl);
+    const sub = (await c.request("eth_subscribe", ["newHeads"])).result;
+    await c.until((m) => m.params?.subscription === sub);
+    for (const s of relayed) s.destroy();
+    const cut = c.messages.length;
+    const after = await c.until(
+      (m) => m.params?.subscription === sub && c.messages.indexOf(m) >= cut,
+      20_000,
+    );
+    expect(after.params.result.number).toMatch(/^0x/);
+    expect(p.hub.stats()).toEqual({ clients: 1, node: 1 });
   });
 
   it("no upstream reachable: a clear error", async () => {

@@ -78,7 +78,14 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
   ) => void)[];
   server.removeAllListeners("request");
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (pathOf(req.url) === settings.path) void onHttp(req, res);
+    if (pathOf(req.url) === settings.path)
+      onHttp(req, res).catch((e: unknown) => {
+        // a client that hung up mid-body, or a bug: never the process
+        if (!res.headersSent) res.writeHead(400).end();
+        else res.destroy();
+        if ((e as NodeJS.ErrnoException)?.code !== "ECONNRESET")
+          process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
+      });
     else for (const l of others) l.call(server, req, res);
   };
   server.on("request", onRequest);

@@ -49,6 +49,9 @@ const readBody = (req: IncomingMessage, limit: number): Promise<string | undefin
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
+    req.on("aborted", () =>
+      reject(Object.assign(new Error("request aborted"), { code: "ECONNRESET" })),
+    );
   });
 
 /**
