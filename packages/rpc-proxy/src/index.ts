@@ -1,4 +1,5 @@
 export * from "./availability.ts";
+export * from "./batch.ts";
 export * from "./cache-rules.ts";
 export * from "./coalesce.ts";
 export * from "./filters.ts";

@@ -1,3 +1,4 @@
+import { answerBatch, GET_LOGS } from "./batch.ts";
 import { type AnswerCache, cacheKey, keepable } from "./cache-rules.ts";
 import { COALESCABLE, Coalescer } from "./coalesce.ts";
 import { FILTER_CREATE, FILTER_USE, unwrapFilterId, wrapFilterId } from "./filters.ts";
@@ -5,8 +6,6 @@ import { answerGetLogs, FORWARD } from "./get-logs.ts";
 import { UpstreamFailure } from "./http-post.ts";
 import {
   ERR,
-  errorObject,
-  errorRawText,
   errorText,
   type Message,
   methodNotFound,
@@ -14,15 +13,14 @@ import {
   type Parsed,
   parseBody,
   requestText,
-  resultText,
 } from "./jsonrpc.ts";
 import type { LogsIndex } from "./logs-index.ts";
 import { rpcMetrics } from "./metrics.ts";
 import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
 import { asGeth, QUIRKY } from "./quirks.ts";
-import { type Members, scanMembers } from "./raw-json.ts";
-import { type Reply, replyIn } from "./reply.ts";
+import { scanMembers } from "./raw-json.ts";
+import { fail, failure, isError, type Reply, replyOf, replyText } from "./reply.ts";
 
 /** Who is asking: the operator's token unlocks private methods. */
 export interface Caller {
@@ -54,40 +52,23 @@ export type Plan =
   | { readonly kind: "reply"; readonly reply: Reply }
   | { readonly kind: "logs" }
   | { readonly kind: "index-height" }
-  | {
-      readonly kind: "forward";
-      readonly method: string;
-      readonly safe: boolean;
-      /** Params to send instead of the client's (filter ids unwrapped). */
-      readonly params?: string;
-      readonly pinned?: Upstream;
-      readonly cacheKey?: string;
-      readonly wrapFilter?: boolean;
-    };
+  | ForwardPlan;
+
+/** A call for the node. */
+export interface ForwardPlan {
+  readonly kind: "forward";
+  readonly method: string;
+  readonly safe: boolean;
+  /** Params to send instead of the client's (filter ids unwrapped). */
+  readonly params?: string;
+  readonly pinned?: Upstream;
+  readonly cacheKey?: string;
+  readonly wrapFilter?: boolean;
+}
 
 const REQUEST_KEYS = new Set(["id", "params"]);
 const ANSWER_KEYS = new Set(["id", "result", "error"]);
 const INDEX_ONLY = "eth_getLogs, eth_blockNumber, eth_chainId and net_version";
-/** eth_getLogs the index leaves to the node. */
-const GET_LOGS = { kind: "forward", method: "eth_getLogs", safe: true } as const;
-
-const fail = (code: number, message: string, status?: number): Reply => ({
-  error: errorObject(code, message),
-  ...(status ? { status } : {}),
-});
-
-const failure = (e: unknown): Reply =>
-  e instanceof UpstreamFailure && e.kind === "timeout"
-    ? fail(ERR.TIMEOUT, "request timed out")
-    : fail(ERR.UNAVAILABLE, `no upstream node answered: ${(e as Error).message}`);
-
-const isError = (r: Reply): r is Extract<Reply, { error: string }> => "error" in r;
-const replyText = (idRaw: string, r: Reply) =>
-  isError(r) ? errorRawText(idRaw, r.error) : resultText(idRaw, r.result);
-
-/** The node's answer to a call, from its raw JSON members. */
-const replyOf = (m: Members | undefined): Reply =>
-  replyIn(m) ?? fail(ERR.UNAVAILABLE, "the node gave no answer to this call");
 
 /**
  * The JSON-RPC proxy: validates each message as geth does, applies the availability policy,
@@ -186,7 +167,7 @@ export class RpcProxy {
    * Runs a local plan to its reply; undefined when the node must answer after all (eth_getLogs
    * the index does not hold).
    */
-  private async local(plan: Plan, params: unknown): Promise<Reply | undefined> {
+  async local(plan: Plan, params: unknown): Promise<Reply | undefined> {
     if (plan.kind === "reply") return plan.reply;
     if (plan.kind === "index-height")
       return this.options
@@ -208,8 +189,11 @@ export class RpcProxy {
     }
   }
 
-  /** Answers as geth where the node differs, keeps what may be kept, and turns a new filter's id into one that names its upstream. */
-  private afterForward(plan: Plan & { kind: "forward" }, answer: Reply, upstream: Upstream): Reply {
+  /**
+   * Answers as geth where the node differs, keeps what may be kept, and turns a new filter's id
+   * into one that names its upstream.
+   */
+  afterForward(plan: ForwardPlan, answer: Reply, upstream: Upstream): Reply {
     const reply = asGeth(plan.method, answer);
     if (isError(reply)) return reply;
     if (plan.wrapFilter) {
@@ -221,7 +205,8 @@ export class RpcProxy {
     return reply;
   }
 
-  private pinnedFailure(plan: Plan & { kind: "forward" }, e: unknown): Reply {
+  /** The reply when the node gave no answer. */
+  forwardFailure(plan: ForwardPlan, e: unknown): Reply {
     return plan.pinned
       ? fail(
           ERR.UNAVAILABLE,
@@ -258,7 +243,7 @@ export class RpcProxy {
           if (typeof r === "string") body = r;
           return typeof r === "string" ? undefined : r;
         },
-        (e) => this.pinnedFailure(fwd, e),
+        (e) => this.forwardFailure(fwd, e),
       );
     }
     const error = body !== undefined ? body.includes('"error":{"code"') : isError(reply!);
@@ -277,7 +262,7 @@ export class RpcProxy {
   private async forwardOne(
     text: string,
     m: Message & { kind: "call" },
-    plan: Plan & { kind: "forward" },
+    plan: ForwardPlan,
     idRaw: () => string,
   ): Promise<Reply | string> {
     const asIs = plan.method === m.method && !plan.params && !plan.pinned;
@@ -301,100 +286,7 @@ export class RpcProxy {
     return this.afterForward(plan, replyOf(scanMembers(answer, ANSWER_KEYS)[0]), upstream);
   }
 
-  private async batch(text: string, messages: readonly Message[], caller: Caller): Promise<Answer> {
-    if (messages.length === 0)
-      return { status: 200, body: errorText("null", ERR.INVALID_REQUEST, "empty batch") };
-    const raws = scanMembers(text, REQUEST_KEYS);
-    const idOf = (i: number) => raws[i]?.get("id") ?? "null";
-    if (messages.length > this.options.batchLimit) {
-      const first = messages.findIndex((m) => m.kind === "call");
-      return {
-        status: 200,
-        body: `[${errorText(first < 0 ? "null" : idOf(first), ERR.INVALID_REQUEST, "batch too large")}]`,
-      };
-    }
-    const t0 = performance.now();
-    const out: (string | undefined)[] = new Array(messages.length);
-    const groups = new Map<
-      Upstream | undefined,
-      { i: number; plan: Plan & { kind: "forward" } }[]
-    >();
-    const work: Promise<void>[] = [];
-    const done = (i: number, method: string, r: Reply) => {
-      out[i] = replyText(idOf(i), r);
-      rpcMetrics.record(method, isError(r), (performance.now() - t0) / 1000);
-    };
-    const enqueue = (i: number, p: Plan) => {
-      if (p.kind !== "forward") return;
-      const g = groups.get(p.pinned) ?? [];
-      g.push({ i, plan: p });
-      groups.set(p.pinned, g);
-    };
-    for (const [i, m] of messages.entries()) {
-      if (m.kind === "response") continue;
-      if (m.kind === "invalid") {
-        out[i] = errorText(m.hasId ? idOf(i) : "null", ERR.INVALID_REQUEST, "invalid request");
-        continue;
-      }
-      const plan = this.plan(m.method, m.params, caller);
-      if (m.kind === "notification" || plan.kind === "forward") {
-        enqueue(i, plan);
-        continue;
-      }
-      work.push(
-        this.local(plan, m.params).then(async (r) => {
-          const reply =
-            r ??
-            (await this.forwardGroup([{ i, plan: GET_LOGS }], messages, raws, undefined)).get(i)!;
-          done(i, m.method, reply);
-        }),
-      );
-    }
-    for (const [pinned, items] of groups)
-      work.push(
-        this.forwardGroup(items, messages, raws, pinned).then((rs) => {
-          for (const { i } of items) {
-            const m = messages[i]!;
-            const r = rs.get(i);
-            if (r && m.kind === "call") done(i, m.method, r);
-          }
-        }),
-      );
-    await Promise.all(work);
-    const parts = out.filter((x): x is string => x !== undefined);
-    return { status: 200, body: parts.length === 0 ? "" : `[${parts.join(",")}]\n` };
-  }
-
-  /** One upstream batch for these calls (ids are their positions), replies by position. */
-  private async forwardGroup(
-    items: readonly { i: number; plan: Plan & { kind: "forward" } }[],
-    messages: readonly Message[],
-    raws: readonly Members[],
-    pinned: Upstream | undefined,
-  ): Promise<Map<number, Reply>> {
-    const body = `[${items
-      .map(({ i, plan }) => {
-        const params = plan.params ?? raws[i]?.get("params");
-        return messages[i]!.kind === "call"
-          ? requestText(String(i), plan.method, params)
-          : notificationText(plan.method, params);
-      })
-      .join(",")}]`;
-    const replies = new Map<number, Reply>();
-    const calls = items.filter(({ i }) => messages[i]!.kind === "call");
-    try {
-      const { text, upstream } = await this.pool.post(body, {
-        safe: items.every(({ i, plan }) => plan.safe && messages[i]!.kind === "call"),
-        ...(pinned ? { pinned } : {}),
-      });
-      const byId = new Map(
-        text.trim() === "" ? [] : scanMembers(text, ANSWER_KEYS).map((m) => [m.get("id"), m]),
-      );
-      for (const { i, plan } of calls)
-        replies.set(i, this.afterForward(plan, replyOf(byId.get(String(i))), upstream));
-    } catch (e) {
-      for (const { i, plan } of calls) replies.set(i, this.pinnedFailure(plan, e));
-    }
-    return replies;
+  private batch(text: string, messages: readonly Message[], caller: Caller): Promise<Answer> {
+    return answerBatch(this, text, messages, caller);
   }
 }
