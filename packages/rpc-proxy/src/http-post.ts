@@ -21,9 +21,21 @@ const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREAC
 export class HttpTarget {
   private readonly agent: http.Agent;
   private readonly url: URL;
+  private readonly target: http.RequestOptions;
 
   constructor(url: string, maxSockets = 128) {
     this.url = new URL(url);
+    this.target = {
+      protocol: this.url.protocol,
+      hostname: this.url.hostname,
+      port: this.url.port,
+      path: `${this.url.pathname}${this.url.search}`,
+      ...(this.url.username
+        ? {
+            auth: `${decodeURIComponent(this.url.username)}:${decodeURIComponent(this.url.password)}`,
+          }
+        : {}),
+    };
     const Agent = this.url.protocol === "https:" ? https.Agent : http.Agent;
     // Idle connections are dropped after 60 s, before the node (geth: 120 s) drops them mid-reuse.
     this.agent = new Agent({ keepAlive: true, maxSockets, scheduling: "lifo", timeout: 60_000 });
@@ -40,8 +52,8 @@ export class HttpTarget {
         reject(e);
       };
       const req = lib.request(
-        this.url,
         {
+          ...this.target,
           method: "POST",
           agent: this.agent,
           headers: {
