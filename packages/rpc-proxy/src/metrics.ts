@@ -12,6 +12,8 @@ import { SAFE_READS, SPEC_METHODS } from "./availability.ts";
  */
 /** What the metrics read of an upstream. */
 export interface UpstreamState {
+  /** Its place in RPC_UPSTREAMS. */
+  readonly index: number;
   readonly name: string;
   readonly up: boolean;
   readonly head: number | undefined;
@@ -132,7 +134,7 @@ class RpcMetrics {
 
   /** Exposes an upstream's state, read at export time. */
   watchUpstream(u: UpstreamState): void {
-    const attributes = { upstream: u.name };
+    const attributes = { upstream: u.name, position: String(u.index) };
     const gauge = (name: string, description: string, get: () => number) =>
       expose(Metric.gauge(name, { description, attributes }) as never, () => ({ value: get() }));
     const counter = (name: string, description: string, get: () => number) =>

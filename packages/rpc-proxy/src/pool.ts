@@ -51,6 +51,7 @@ export interface PoolOptions {
 }
 
 export class Upstream {
+  /** Scheme and host of its URL. */
   readonly name: string;
   readonly http?: HttpTarget;
   /** Up until a health check or a request says otherwise. */
@@ -65,7 +66,9 @@ export class Upstream {
     readonly index: number,
     readonly spec: UpstreamSpec,
   ) {
-    this.name = (spec.http ?? spec.ws)!;
+    // what logs and metrics show: no credentials, path or query (they may carry API keys)
+    const url = new URL((spec.http ?? spec.ws)!);
+    this.name = `${url.protocol}//${url.host}`;
     if (spec.http) this.http = new HttpTarget(spec.http);
     rpcMetrics.watchUpstream(this);
   }
