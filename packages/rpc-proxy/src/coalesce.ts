@@ -7,8 +7,10 @@ import { type Reply, replyIn } from "./reply.ts";
  * Cheap reads that may share one upstream request: under load, the single calls of different
  * clients that arrive in the same turn of the event loop go to the node as one JSON-RPC batch
  * (at most `max`), which saves the proxy and the node an HTTP exchange per call. Only reads that
- * take the node microseconds are shared (no eth_call, eth_estimateGas, eth_getLogs or traces), so
- * no call waits behind a slow one. A call alone in its turn goes as it came.
+ * take the node microseconds are shared (no eth_call, eth_estimateGas, eth_getLogs or traces),
+ * and only while the node answers them fast (a running average under 2 ms a call): the node runs
+ * a batch's calls one after the other, so a slow node would make each wait for the others. A
+ * call alone in its turn goes as it came.
  */
 export const COALESCABLE: ReadonlySet<string> = new Set([
   "eth_blockNumber",
@@ -37,9 +39,14 @@ interface Pending {
   readonly reject: (e: unknown) => void;
 }
 
+/** Above this many ms per call on average, calls are not shared. */
+const FAST_MS = 2;
+
 export class Coalescer {
   private queue: Pending[] = [];
   private scheduled = false;
+  /** Running average of the node's time per call (ms), a batch counted per call. */
+  private perCallMs = 0;
 
   constructor(
     private readonly pool: UpstreamPool,
@@ -48,6 +55,7 @@ export class Coalescer {
 
   /** Sends a client's single call (its raw text); `method` is its method, unchanged. */
   call(text: string, method: string): Promise<Coalesced> {
+    if (this.perCallMs > FAST_MS) return this.alone(text);
     return new Promise((resolve, reject) => {
       this.queue.push({ text, method, resolve, reject });
       if (this.queue.length >= this.max) this.flush();
@@ -61,14 +69,23 @@ export class Coalescer {
     });
   }
 
+  private observe(t0: number, calls: number): void {
+    this.perCallMs = 0.9 * this.perCallMs + (0.1 * (performance.now() - t0)) / calls;
+  }
+
+  private async alone(text: string): Promise<Coalesced> {
+    const t0 = performance.now();
+    const r = await this.pool.post(text, { safe: true });
+    this.observe(t0, 1);
+    return { raw: r.text };
+  }
+
   private flush(): void {
     const items = this.queue.splice(0, this.max);
     if (items.length === 0) return;
     if (items.length === 1) {
       const [one] = items as [Pending];
-      this.pool
-        .post(one.text, { safe: true })
-        .then((r) => one.resolve({ raw: r.text }), one.reject);
+      this.alone(one.text).then(one.resolve, one.reject);
       return;
     }
     const body = `[${items
@@ -76,8 +93,10 @@ export class Coalescer {
         requestText(String(i), p.method, scanMembers(p.text, PARAMS)[0]?.get("params")),
       )
       .join(",")}]`;
+    const t0 = performance.now();
     this.pool.post(body, { safe: true }).then(
       ({ text }) => {
+        this.observe(t0, items.length);
         const byId = new Map<string | undefined, Members>(
           scanMembers(text, ANSWER).map((m) => [m.get("id"), m]),
         );
