@@ -1,8 +1,6 @@
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildApi } from "@explorer/api";
 import { recordedBlocks, recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog } from "@explorer/projector";
@@ -11,7 +9,7 @@ import { EmbeddedLog } from "@explorer/raw-log";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
-import { spawnTs } from "../lib/spawn-ts.ts";
+import { hasWrk, load as loadWith } from "./load.ts";
 import { copyAt, denseTemplate } from "./synthetic-log.ts";
 import type { Figure } from "./table.ts";
 
@@ -24,60 +22,7 @@ import type { Figure } from "./table.ts";
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
 
-const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
-
-/** wrk's latency text (e.g. 850.00us, 1.23ms, 1.02s) in ms. */
-const ms = (v: string) => {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(v.trim());
-  if (!m) return Number.NaN;
-  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
-};
-
-/** Load with wrk (Debian's package; one thread, light on the shared cores) when installed, else Node fetch clients. */
-const load = (url: string) => (hasWrk ? loadWrk(url) : loadNode(url));
-
-const loadWrk = async (url: string) => {
-  // Asynchronously: the server under test runs in this process.
-  const child = spawn("wrk", ["-t1", `-c${CONCURRENCY}`, `-d${SECONDS}s`, "--latency", url], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  await new Promise((r) => child.once("exit", r));
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
-  const p50 = ms(/\s50%\s+(\S+)/.exec(out)?.[1] ?? "");
-  const p99 = ms(/\s99%\s+(\S+)/.exec(out)?.[1] ?? "");
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
-    out,
-  );
-  const errors =
-    non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  return { requests, errors, rps, p50, p99 };
-};
-
-const loadNode = (url: string) =>
-  new Promise<{ requests: number; errors: number; rps: number; p50: number; p99: number }>(
-    (resolve, reject) => {
-      const child = spawnTs(
-        fileURLToPath(new URL("./load-client.ts", import.meta.url)),
-        [url, String(CONCURRENCY), String(SECONDS)],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      let out = "";
-      child.stdout?.on("data", (d: Buffer) => {
-        out += d.toString();
-      });
-      child.once("exit", (code) =>
-        code === 0
-          ? resolve(JSON.parse(out.trim()))
-          : reject(new Error(`load client failed: ${code}`)),
-      );
-    },
-  );
+const load = (url: string) => loadWith({ url, concurrency: CONCURRENCY, seconds: SECONDS });
 
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);

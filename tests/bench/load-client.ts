@@ -1,13 +1,18 @@
 /**
- * Child process of api.bench.ts: `tsx load-client.ts <url> <concurrency> <seconds>` sends GET
- * requests with `concurrency` clients (keep-alive) for the given time and prints
- * {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
+ * Child process of load.ts: `tsx load-client.ts <url> <concurrency> <seconds> [json body]` sends
+ * GET requests (or POSTs the JSON body) with `concurrency` clients (keep-alive) for the given time
+ * and prints {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
  */
-const [url, concurrency, seconds] = [
+const [url, concurrency, seconds, body] = [
   process.argv[2]!,
   Number(process.argv[3] ?? 50),
   Number(process.argv[4] ?? 5),
+  process.argv[5],
 ];
+const init: RequestInit =
+  body === undefined
+    ? {}
+    : { method: "POST", headers: { "content-type": "application/json" }, body };
 const latencies: number[] = [];
 let errors = 0;
 const end = performance.now() + seconds * 1000;
@@ -17,7 +22,7 @@ await Promise.all(
     while (performance.now() < end) {
       const s = performance.now();
       try {
-        const r = await fetch(url);
+        const r = await fetch(url, init);
         await r.arrayBuffer();
         if (r.status !== 200) errors++;
       } catch {

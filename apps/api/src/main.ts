@@ -16,6 +16,8 @@ import { evmRoutes } from "./routes/evm.ts";
 import { ROUTE_SPECS } from "./routes/specs.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
 import { verifyRoutes } from "./routes/verify.ts";
+import { attachRpc } from "./rpc/attach.ts";
+import { RpcConfig, rpcSettings } from "./rpc/config.ts";
 import { attachStream } from "./stream/attach.ts";
 import { natsSource, pollingSource } from "./stream/source.ts";
 import { makeVerification, Verification, type VerificationShape } from "./verification/service.ts";
@@ -163,8 +165,13 @@ export const serve = Effect.gen(function* () {
     Effect.promise(() => attachStream(server, runtime, source, cfg.prefix)),
     (s) => Effect.promise(() => s.close()),
   );
+  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachRpc(server, rpc, runtime)),
+    (r) => Effect.promise(() => r.close()),
+  );
   yield* Effect.logInfo(
-    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream`,
+    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${cfg.port}${rpc.path} and ws://${cfg.host}:${cfg.port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
   );
   return yield* Effect.never;
 });

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  attachRpc,
   attachStream,
   buildApi,
   inProcessSource,
@@ -9,6 +10,8 @@ import {
   makeVerification,
   parseApiKeys,
   parseNativeCoins,
+  RpcConfig,
+  rpcSettings,
   VerifierConfig,
   verifierOptions,
 } from "@explorer/api";
@@ -37,6 +40,9 @@ export const StartConfig = Config.all({
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
   /** With the sample: its last blocks are replayed at their recorded pace on a fresh data dir. */
+  /** Nodes behind the JSON-RPC proxy; empty: the followed node's EVM JSON-RPC, or the index alone. */
+  rpcUpstreams: Config.String("RPC_UPSTREAMS").pipe(Config.withDefault("")),
+  evmRpc: Config.String("EVM_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:8545")),
   replayBlocks: Config.Int("SAMPLE_REPLAY_BLOCKS").pipe(Config.withDefault(120)),
   metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
   metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -156,6 +162,17 @@ export const start = Effect.gen(function* () {
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
     (s) => Effect.promise(() => s.close()),
   );
+  const rpc = rpcSettings(
+    {
+      ...(yield* RpcConfig),
+      upstreams: cfg.rpcUpstreams || (cfg.cometRpc ? cfg.evmRpc : ""),
+    },
+    parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+  );
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachRpc(server, rpc, runtime)),
+    (r) => Effect.promise(() => r.close()),
+  );
   yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
     Effect.forkScoped({ startImmediately: true }),
   );
@@ -166,6 +183,7 @@ export const start = Effect.gen(function* () {
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
+      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${cfg.port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => u.http ?? u.ws).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
       `  health        ${base}/health and ${base}/ready`,
       `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
       `  chain         ${cfg.cometRpc || (cfg.logBackend === "nats" ? `the log in NATS (${cfg.natsUrl}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,

@@ -11,10 +11,12 @@ export class RateLimiter {
     private readonly keys: ReadonlyMap<string, number>,
   ) {}
 
+  /** Takes `cost` requests' worth (a JSON-RPC batch costs one per message). */
   take(
     client: string,
     isKey: boolean,
     now = Date.now(),
+    cost = 1,
   ): { ok: boolean; limit: number; remaining: number; retryAfterS: number } {
     const limit = isKey ? (this.keys.get(client) ?? this.perMinute) : this.perMinute;
     const b = this.buckets.get(client) ?? { tokens: limit, at: now };
@@ -22,14 +24,14 @@ export class RateLimiter {
     b.at = now;
     if (this.buckets.size > 100_000) this.buckets.clear();
     this.buckets.set(client, b);
-    if (b.tokens < 1)
+    if (b.tokens < cost)
       return {
         ok: false,
         limit,
-        remaining: 0,
-        retryAfterS: Math.ceil(((1 - b.tokens) * 60) / limit),
+        remaining: Math.floor(b.tokens),
+        retryAfterS: Math.ceil(((cost - b.tokens) * 60) / limit),
       };
-    b.tokens -= 1;
+    b.tokens -= cost;
     return { ok: true, limit, remaining: Math.floor(b.tokens), retryAfterS: 0 };
   }
 }

@@ -295,6 +295,117 @@ const metadataAllowPrivate = o(
   "allow metadata from private, loopback and link-local addresses",
 );
 
+// The node JSON-RPC proxy (docs/json-rpc.md).
+const rpcUpstreams = o(
+  "rpc-upstreams",
+  "RPC_UPSTREAMS",
+  "string",
+  "http://127.0.0.1:8545|ws://127.0.0.1:8546",
+  "nodes behind the JSON-RPC proxy: http://…|ws://… per node, comma-separated (empty: the index alone)",
+  "<list>",
+);
+const rpc = [
+  o(
+    "rpc-path",
+    "RPC_PATH",
+    "string",
+    "/rpc",
+    "path of the JSON-RPC proxy (HTTP POST and WebSocket)",
+    "<path>",
+  ),
+  o(
+    "rpc-private-token",
+    "RPC_PRIVATE_TOKEN",
+    "secret",
+    "",
+    "bearer token that unlocks private methods (personal_, miner_, debug_)",
+    "<token>",
+  ),
+  o(
+    "rpc-policy-file",
+    "RPC_POLICY_FILE",
+    "string",
+    "",
+    "JSON file overriding the availability table",
+    "<file>",
+  ),
+  o(
+    "rpc-rate-limit",
+    "RPC_RATE_LIMIT_PER_MINUTE",
+    "int",
+    "6000",
+    "JSON-RPC calls per minute per IP without a key",
+    "<n>",
+  ),
+  o(
+    "rpc-max-body-bytes",
+    "RPC_MAX_BODY_BYTES",
+    "int",
+    "5242880",
+    "largest JSON-RPC request body",
+    "<n>",
+  ),
+  o("rpc-batch-limit", "RPC_BATCH_LIMIT", "int", "1000", "most calls in one batch", "<n>"),
+  o(
+    "rpc-upstream-timeout-ms",
+    "RPC_UPSTREAM_TIMEOUT_MS",
+    "int",
+    "30000",
+    "time limit of one upstream call",
+    "<ms>",
+  ),
+  o("rpc-retries", "RPC_RETRIES", "int", "2", "retries of safe reads on another upstream", "<n>"),
+  o(
+    "rpc-health-interval-ms",
+    "RPC_HEALTH_INTERVAL_MS",
+    "int",
+    "2000",
+    "upstream health check period",
+    "<ms>",
+  ),
+  o(
+    "rpc-max-lag-blocks",
+    "RPC_MAX_LAG_BLOCKS",
+    "int",
+    "10",
+    "an upstream this far behind the best is unhealthy",
+    "<n>",
+  ),
+  o(
+    "rpc-balance",
+    "RPC_BALANCE",
+    "string",
+    "priority",
+    "priority (first healthy) or round-robin",
+    "<priority|round-robin>",
+  ),
+  o(
+    "rpc-logs-max-range",
+    "RPC_LOGS_MAX_RANGE",
+    "int",
+    "1000000",
+    "widest eth_getLogs block range",
+    "<n>",
+  ),
+  o(
+    "rpc-logs-max-results",
+    "RPC_LOGS_MAX_RESULTS",
+    "int",
+    "10000",
+    "most logs in one eth_getLogs answer",
+    "<n>",
+  ),
+  o("rpc-cache-mb", "RPC_CACHE_MB", "int", "64", "cache of answers that cannot change", "<MiB>"),
+  o(
+    "rpc-coalesce",
+    "RPC_COALESCE",
+    "int",
+    "16",
+    "cheap reads of concurrent clients share upstream batches of at most this many (0: never)",
+    "<n>",
+  ),
+];
+
 /** Settings every command takes. */
 export const commonOptions: readonly Option[] = [logFormat, logLevel];
 
@@ -399,6 +510,8 @@ export const apiOptions: readonly Option[] = [
     help: "nats: this API records contract verifications in the JetStream log (embedded: only `start` can)",
   },
   ...verification,
+  rpcUpstreams,
+  ...rpc,
   metricsPort,
   metricsHost,
 ];
@@ -435,6 +548,12 @@ export const startOptions: readonly Option[] = [
   nats,
   chainIdNamed,
   ...verification,
+  {
+    ...rpcUpstreams,
+    default: "",
+    help: "nodes behind the JSON-RPC proxy (empty: --evm-rpc when following a node, else the index alone)",
+  },
+  ...rpc,
   o(
     "replay-blocks",
     "SAMPLE_REPLAY_BLOCKS",

@@ -1,0 +1,69 @@
+import type { IncomingMessage } from "node:http";
+import { ERR, messageCount, type Parsed, refuseAll } from "@explorer/rpc-proxy";
+import { RateLimiter } from "../http/rate-limit.ts";
+import type { RpcSettings } from "./config.ts";
+
+/** Who sent a request, from its bearer token and address. */
+export type Who =
+  | {
+      readonly ok: true;
+      readonly privileged: boolean;
+      readonly client: string;
+      readonly isKey: boolean;
+    }
+  | { readonly ok: false };
+
+export interface Refusal {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/**
+ * Credentials and rate limits of the JSON-RPC endpoint. `Authorization: Bearer <token>` carries
+ * either the operator's private token (private methods allowed, no rate limit) or an API key
+ * (its own rate limit, shared keys with the REST API); without it the caller's IP is limited.
+ */
+export class RpcAccess {
+  private readonly limiter: RateLimiter;
+
+  constructor(private readonly settings: RpcSettings) {
+    this.limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
+  }
+
+  identify(req: IncomingMessage): Who {
+    const auth = req.headers.authorization;
+    const ip = req.socket.remoteAddress ?? "unknown";
+    if (!auth) return { ok: true, privileged: false, client: `ip:${ip}`, isKey: false };
+    const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    if (token && token === this.settings.privateToken)
+      return { ok: true, privileged: true, client: "operator", isKey: true };
+    if (token && this.settings.apiKeys.has(token))
+      return { ok: true, privileged: false, client: token, isKey: true };
+    return { ok: false };
+  }
+
+  static unknownToken(text: string, parsed: Parsed): Refusal {
+    return {
+      status: 401,
+      headers: { "www-authenticate": 'Bearer realm="json-rpc"' },
+      body: `${refuseAll(text, parsed, ERR.UNAUTHORIZED, "unknown token (Authorization: Bearer <operator token or API key>)")}\n`,
+    };
+  }
+
+  /** Takes one request per message; the refusal (HTTP 429 and a JSON-RPC error) when over the limit. */
+  admit(who: Who & { ok: true }, text: string, parsed: Parsed): Refusal | undefined {
+    if (who.privileged) return undefined;
+    const v = this.limiter.take(who.client, who.isKey, Date.now(), messageCount(parsed));
+    if (v.ok) return undefined;
+    return {
+      status: 429,
+      headers: {
+        "retry-after": String(v.retryAfterS),
+        "x-ratelimit-limit": String(v.limit),
+        "x-ratelimit-remaining": String(v.remaining),
+      },
+      body: `${refuseAll(text, parsed, ERR.LIMIT, `rate limit of ${v.limit} calls per minute reached; retry in ${v.retryAfterS} s`)}\n`,
+    };
+  }
+}

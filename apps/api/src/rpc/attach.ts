@@ -1,0 +1,111 @@
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import {
+  type IndexStore,
+  LogsIndex,
+  Policy,
+  RpcProxy,
+  SubscriptionHub,
+  UpstreamPool,
+} from "@explorer/rpc-proxy";
+import { Effect } from "effect";
+import { Db } from "../db.ts";
+import type { Runtime } from "../http/app.ts";
+import { Lru } from "../http/lru.ts";
+import { RpcAccess } from "./access.ts";
+import type { RpcSettings } from "./config.ts";
+import { httpHandler } from "./http-handler.ts";
+import { wsHandler } from "./ws-handler.ts";
+
+/** The index as the proxy reads it: the API's store, its current table set and projected height. */
+export const indexStore = (runtime: Runtime): IndexStore => {
+  let low: { db: string; height: number } | undefined;
+  return {
+    range: () =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const db = yield* Db;
+          const st = db.peek() ?? (yield* db.state);
+          if (st.height === 0) return undefined;
+          if (low?.db !== st.db) {
+            const rows = yield* db.query<{ h: string }>("SELECT min(height) AS h FROM {db}.blocks");
+            low = { db: st.db, height: Number(rows[0]?.h ?? 1) || 1 };
+          }
+          return { low: low.height, high: st.height };
+        }),
+      ),
+    query: <T>(sql: string, params: Record<string, unknown>) =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Db).query<T>(sql, params);
+        }),
+      ),
+  };
+};
+
+const pathOf = (url: string | undefined) => {
+  const u = url ?? "/";
+  const q = u.indexOf("?");
+  return q < 0 ? u : u.slice(0, q);
+};
+
+/**
+ * Puts the JSON-RPC proxy on the API's HTTP server: POST {rpc_http_url} and WebSocket upgrades
+ * at the same path ({rpc_ws_url}). Other requests and upgrades (REST, the Socket.IO stream) pass
+ * through untouched, whichever is attached first. Without the API's runtime there is no index:
+ * every call goes to the nodes.
+ */
+export const attachRpc = async (server: HttpServer, settings: RpcSettings, runtime?: Runtime) => {
+  const pool = new UpstreamPool(settings.upstreams, settings.pool);
+  await pool.start();
+  const proxy = new RpcProxy({
+    policy: new Policy(settings.policy),
+    pool,
+    ...(runtime ? { index: new LogsIndex(indexStore(runtime), settings.logs) } : {}),
+    cache: new Lru<string, string>(200_000, settings.cacheBytes),
+    batchLimit: settings.batchLimit,
+    coalesce: settings.coalesce,
+    ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),
+  });
+  const hub = new SubscriptionHub(pool, settings.pool.timeoutMs);
+  const access = new RpcAccess(settings);
+  const onHttp = httpHandler(proxy, access, settings);
+  const ws = wsHandler(proxy, hub, access, settings);
+
+  const others = server.listeners("request") as ((
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => void)[];
+  server.removeAllListeners("request");
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (pathOf(req.url) === settings.path)
+      onHttp(req, res).catch((e: unknown) => {
+        // a client that hung up mid-body, or a bug: never the process
+        if (!res.headersSent) res.writeHead(400).end();
+        else res.destroy();
+        if ((e as NodeJS.ErrnoException)?.code !== "ECONNRESET")
+          process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
+      });
+    else for (const l of others) l.call(server, req, res);
+  };
+  server.on("request", onRequest);
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(req.url) === settings.path) ws.upgrade(req, socket, head);
+    else if (server.listenerCount("upgrade") === 1) socket.destroy(); // nobody else serves it
+  };
+  server.on("upgrade", onUpgrade);
+
+  return {
+    proxy,
+    pool,
+    hub,
+    close: async () => {
+      server.off("upgrade", onUpgrade);
+      server.off("request", onRequest);
+      for (const l of others) server.on("request", l);
+      await ws.close();
+      hub.close();
+      pool.close();
+    },
+  };
+};

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { SPEC_METHODS } from "./availability.ts";
+import { Policy, parseOverrides } from "./policy.ts";
+
+describe("the SPEC's availability table", () => {
+  const p = new Policy();
+
+  it("maps every row to what the proxy does with it", () => {
+    const expected = {
+      public: "public",
+      private: "private",
+      "not-applicable": "unavailable",
+      "not-implemented": "unavailable",
+    } as const;
+    for (const [method, mark] of SPEC_METHODS) {
+      const access =
+        mark === "implemented"
+          ? method.startsWith("debug_")
+            ? "private"
+            : "public"
+          : expected[mark];
+      expect(p.decide(method).access, method).toBe(access);
+    }
+  });
+
+  it("spells the SPEC's eth_getTransactionbyBlockNumberAndIndex as the node's method", () => {
+    expect(p.decide("eth_getTransactionbyBlockNumberAndIndex")).toMatchObject({
+      access: "public",
+      method: "eth_getTransactionByBlockNumberAndIndex",
+      safe: true,
+    });
+  });
+
+  it("takes a namespace's access for methods the table does not list", () => {
+    expect(p.decide("eth_chainId").access).toBe("public");
+    expect(p.decide("personal_foo").access).toBe("private");
+    expect(p.decide("debug_traceCall").access).toBe("private");
+    expect(p.decide("admin_peers").access).toBe("unavailable");
+    expect(p.decide("foo_bar").access).toBe("unavailable");
+    expect(p.decide("nonamespace").access).toBe("unavailable");
+  });
+
+  it("knows which calls are safe to retry elsewhere", () => {
+    expect(p.decide("eth_call").safe).toBe(true);
+    expect(p.decide("eth_sendRawTransaction").safe).toBe(false);
+    expect(p.decide("eth_newFilter").safe).toBe(false);
+  });
+});
+
+describe("operator overrides", () => {
+  it("a method rule wins over everything; a namespace rule over the SPEC's implemented rows", () => {
+    const p = new Policy({
+      methods: { eth_sendRawTransaction: "unavailable", debug_setHead: "private" },
+      namespaces: { debug: "public", eth: "private" },
+    });
+    expect(p.decide("eth_sendRawTransaction").access).toBe("unavailable");
+    expect(p.decide("debug_traceTransaction").access).toBe("public");
+    expect(p.decide("eth_blockNumber").access).toBe("private");
+    // not implemented stays unavailable unless the operator names the method itself
+    expect(p.decide("debug_verbosity").access).toBe("unavailable");
+    expect(p.decide("debug_setHead").access).toBe("private");
+  });
+
+  it("refuses a malformed policy document with a message naming the problem", () => {
+    expect(() => parseOverrides([])).toThrow(/expected an object/);
+    expect(() => parseOverrides({ rules: {} })).toThrow(/unknown section "rules"/);
+    expect(() => parseOverrides({ methods: { eth_call: "open" } })).toThrow(
+      /methods.eth_call is "open"; use "public", "private" or "unavailable"/,
+    );
+    expect(parseOverrides({ namespaces: { debug: "public" } })).toEqual({
+      namespaces: { debug: "public" },
+    });
+  });
+});

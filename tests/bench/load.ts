@@ -1,0 +1,92 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnTs } from "../lib/spawn-ts.ts";
+
+/**
+ * HTTP load from a separate process: wrk (Debian's package; one thread, light on the shared
+ * cores) when installed, else Node fetch clients (load-client.ts). GET, or POST of a JSON body.
+ */
+export interface LoadResult {
+  readonly requests: number;
+  readonly errors: number;
+  readonly rps: number;
+  /** Latencies in ms. */
+  readonly p50: number;
+  readonly p99: number;
+}
+
+export interface LoadSpec {
+  readonly url: string;
+  readonly concurrency: number;
+  readonly seconds: number;
+  /** A JSON body to POST (Content-Type: application/json); none: GET. */
+  readonly body?: string;
+}
+
+export const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
+
+/** wrk's latency text (e.g. 850.00us, 1.23ms, 1.02s) in ms. */
+const ms = (v: string) => {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(v.trim());
+  if (!m) return Number.NaN;
+  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+};
+
+const postScript = (body: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), "bench-wrk-")), "post.lua");
+  writeFileSync(
+    file,
+    `wrk.method = "POST"\nwrk.body = [==[${body}]==]\nwrk.headers["Content-Type"] = "application/json"\n`,
+  );
+  return file;
+};
+
+const loadWrk = async (spec: LoadSpec): Promise<LoadResult> => {
+  const script = spec.body === undefined ? [] : ["-s", postScript(spec.body)];
+  // Asynchronously: the server under test may run in this process.
+  const child = spawn(
+    "wrk",
+    ["-t1", `-c${spec.concurrency}`, `-d${spec.seconds}s`, "--latency", ...script, spec.url],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  await new Promise((r) => child.once("exit", r));
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p50 = ms(/\s50%\s+(\S+)/.exec(out)?.[1] ?? "");
+  const p99 = ms(/\s99%\s+(\S+)/.exec(out)?.[1] ?? "");
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  );
+  const errors =
+    non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return { requests, errors, rps, p50, p99 };
+};
+
+const loadNode = (spec: LoadSpec) =>
+  new Promise<LoadResult>((resolve, reject) => {
+    const child = spawnTs(
+      fileURLToPath(new URL("./load-client.ts", import.meta.url)),
+      [spec.url, String(spec.concurrency), String(spec.seconds), ...(spec.body ? [spec.body] : [])],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim()))
+        : reject(new Error(`load client failed: ${code}`)),
+    );
+  });
+
+export const load = (spec: LoadSpec): Promise<LoadResult> =>
+  hasWrk ? loadWrk(spec) : loadNode(spec);

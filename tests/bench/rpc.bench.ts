@@ -1,0 +1,258 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { attachRpc, buildApi, RpcConfig, rpcSettings } from "@explorer/api";
+import { keyFromMnemonic } from "@explorer/chain";
+import { chainStart, endpoints, isNodeRunning, nodePorts, testAccounts } from "@explorer/infra";
+import { recordedBlocks } from "@explorer/projections/fixtures";
+import { projectLog } from "@explorer/projector";
+import { encodeRecord, type RawBlockV1 } from "@explorer/raw-block";
+import { EmbeddedLog } from "@explorer/raw-log";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { ConfigProvider, Effect } from "effect";
+import { listenLocal } from "../lib/net.ts";
+import { resultFile } from "../scenario/run.ts";
+import { hasWrk, type LoadResult, load } from "./load.ts";
+import { copyAt } from "./synthetic-log.ts";
+import { type Figure, median } from "./table.ts";
+
+/**
+ * The JSON-RPC proxy against the node it fronts, in the same run:
+ * 1. eth_blockNumber, eth_call and eth_getBalance: throughput at 16 connections (saturation)
+ *    through the proxy and directly against the reference node, alternately, BENCH_RPC_ROUNDS
+ *    rounds (default 3, medians); latency at 1 connection (so p50 is service time, not queueing):
+ *    what the proxy adds at p50 and p99.
+ * 2. eth_getLogs over 10,000 blocks: the reference chain is shorter-lived than that and its
+ *    index would take minutes to build, so the index side is a store projected from a synthetic
+ *    log of 10,000 heights (recorded blocks copied at new heights: one in ten with a transaction
+ *    emitting logs, the others empty), asked through an index-only proxy; the node side is the
+ *    node's own last 10,000 blocks (or its whole chain if shorter). Both answers' log counts are
+ *    printed with the times.
+ */
+const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 5);
+const CONCURRENCY = 16;
+const BLOCKS = 10_000;
+
+const e = endpoints(nodePorts(0));
+
+const settingsFor = (env: Record<string, unknown>) =>
+  rpcSettings(
+    Effect.runSync(
+      Effect.gen(function* () {
+        return yield* RpcConfig;
+      }).pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),
+    ),
+    new Map(),
+  );
+
+const rpcBody = (method: string, params: unknown[]) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+
+const ask = async (url: string, body: string) => {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  return (await r.json()) as { result?: unknown; error?: { message: string } };
+};
+
+/** A proxy in this process, in front of the reference node (no index: these calls never use it). */
+const startProxy = async () => {
+  const server = createServer();
+  const { port } = await listenLocal({ listen: (p, h, cb) => server.listen(p, h, cb) });
+  const rpc = await attachRpc(
+    server,
+    settingsFor({
+      RPC_UPSTREAMS: `${e.evmRpc}|${e.evmWs}`,
+      RPC_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+    }),
+  );
+  return {
+    url: `http://127.0.0.1:${port}/rpc`,
+    close: async () => {
+      await rpc.close();
+      await new Promise((r) => server.close(r));
+    },
+  };
+};
+
+const calls = (): [string, string][] => {
+  const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos").evm;
+  const token = existsSync(resultFile())
+    ? (JSON.parse(readFileSync(resultFile(), "utf8")) as { contracts: Record<string, string> })
+        .contracts.TestToken
+    : undefined;
+  // balanceOf(alice) on the scenario's token (or on an address without code: still a full eth_call)
+  const data = `0x70a08231${alice.slice(2).toLowerCase().padStart(64, "0")}`;
+  return [
+    ["eth_blockNumber", rpcBody("eth_blockNumber", [])],
+    ["eth_call", rpcBody("eth_call", [{ to: token ?? alice, data }, "latest"])],
+    ["eth_getBalance", rpcBody("eth_getBalance", [alice, "latest"])],
+  ];
+};
+
+const summary = (rs: LoadResult[]) => ({
+  rps: median(rs.map((r) => r.rps)),
+  p50: median(rs.map((r) => r.p50)),
+  p99: median(rs.map((r) => r.p99)),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+});
+
+const throughput = async (): Promise<Figure[]> => {
+  const proxy = await startProxy();
+  const figures: Figure[] = [];
+  for (const [method, body] of calls()) {
+    const check = await ask(proxy.url, body);
+    if (check.error) throw new Error(`${method} through the proxy failed: ${check.error.message}`);
+    const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[] };
+    const single = { direct: [] as LoadResult[], proxy: [] as LoadResult[] };
+    for (let i = 0; i < ROUNDS; i++)
+      for (const [who, url] of [
+        ["direct", e.evmRpc],
+        ["proxy", proxy.url],
+      ] as const) {
+        runs[who].push(await load({ url, body, concurrency: CONCURRENCY, seconds: SECONDS }));
+        single[who].push(
+          await load({ url, body, concurrency: 1, seconds: Math.ceil(SECONDS / 2) }),
+        );
+      }
+    const [d, p] = [summary(runs.direct), summary(runs.proxy)];
+    const [d1, p1] = [summary(single.direct), summary(single.proxy)];
+    figures.push(
+      {
+        bench: "rpc",
+        metric: `${method} direct`,
+        value: d.rps,
+        unit: "req/s",
+        note: `${CONCURRENCY} connections: p50 ${d.p50.toFixed(2)} ms, p99 ${d.p99.toFixed(2)} ms; 1 connection: p50 ${d1.p50.toFixed(2)} ms, p99 ${d1.p99.toFixed(2)} ms; ${d.errors} errors`,
+      },
+      {
+        bench: "rpc",
+        metric: `${method} through the proxy`,
+        value: p.rps,
+        unit: "req/s",
+        note: `${(p.rps / d.rps).toFixed(2)} of direct (goal ≥ 0.8); ${CONCURRENCY} connections: p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms; 1 connection: p50 ${p1.p50.toFixed(2)} ms, p99 ${p1.p99.toFixed(2)} ms; ${p.errors} errors`,
+      },
+      {
+        bench: "rpc",
+        metric: `${method} added latency`,
+        value: p1.p50 - d1.p50,
+        unit: "ms",
+        note: `p50 through the proxy − p50 direct, 1 connection (goal ≤ 1 ms); at p99: ${(p1.p99 - d1.p99).toFixed(2)} ms`,
+      },
+    );
+  }
+  await proxy.close();
+  return figures;
+};
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** Median time (ms) of `runs` answers to the same eth_getLogs, after one unmeasured, and its log count. */
+const timeLogs = async (url: string, filter: object, runs: number) => {
+  const body = rpcBody("eth_getLogs", [filter]);
+  const first = await ask(url, body);
+  if (first.error) throw new Error(`eth_getLogs at ${url} failed: ${first.error.message}`);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await ask(url, body);
+    times.push(performance.now() - t0);
+  }
+  return { ms: median(times), logs: (first.result as unknown[]).length };
+};
+
+const hasLogs = (b: RawBlockV1) =>
+  b.evm.receipts.some((r) => r.status === "0x1" && Array.isArray(r.logs) && r.logs.length > 0);
+
+const logsOver10k = async (): Promise<Figure[]> => {
+  const recorded = recordedBlocks();
+  const empty = recorded.find((b) => b.txs.length === 0 && b.height > 1)!;
+  const withLogs = recorded.find(hasLogs)!;
+  const dir = mkdtempSync(join(tmpdir(), "bench-rpc-"));
+  const log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
+  for (let h = 1; h <= BLOCKS; h++)
+    await log.appendBlock(h, encodeRecord(copyAt(h % 10 === 0 ? withLogs : empty, h)));
+  log.flush();
+  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  const { db } = await ensureCurrentSet(ch, "explorer");
+  const t0 = performance.now();
+  await projectLog(ch, db, log, {
+    prefix: "cosmos",
+    nativeDenoms: ["atest"],
+    batchBlocks: 500,
+    batchIdleMs: 100,
+    follow: false,
+  });
+  await log.close();
+  process.stderr.write(
+    `[bench] ${BLOCKS} synthetic blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+  );
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1_000_000_000,
+    apiKeys: new Map(),
+  });
+  const { server, port } = await listenLocal(app);
+  const rpc = await attachRpc(
+    server,
+    settingsFor({
+      RPC_UPSTREAMS: "",
+      RPC_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+      RPC_LOGS_MAX_RESULTS: 1_000_000,
+    }),
+    runtime,
+  );
+  const indexUrl = `http://127.0.0.1:${port}/rpc`;
+  const index = await timeLogs(indexUrl, { fromBlock: "0x1", toBlock: hex(BLOCKS) }, 5);
+  const head = Number.parseInt(
+    (await ask(e.evmRpc, rpcBody("eth_blockNumber", []))).result as string,
+    16,
+  );
+  const from = Math.max(1, head - BLOCKS + 1);
+  const node = await timeLogs(e.evmRpc, { fromBlock: hex(from), toBlock: hex(head) }, 3);
+  await rpc.close();
+  await new Promise((r) => server.close(r));
+  await runtime.dispose();
+  await ch.close();
+  return [
+    {
+      bench: "rpc",
+      metric: "eth_getLogs, 10,000 blocks, index",
+      value: index.ms,
+      unit: "ms",
+      note: `blocks 1..${BLOCKS} of a synthetic log (1 in 10 with logs): ${index.logs} logs; median of 5, through an index-only proxy`,
+    },
+    {
+      bench: "rpc",
+      metric: "eth_getLogs, 10,000 blocks, node",
+      value: node.ms,
+      unit: "ms",
+      note: `blocks ${from}..${head} of the reference chain (${head - from + 1} blocks): ${node.logs} logs; median of 3, directly`,
+    },
+    {
+      bench: "rpc",
+      metric: "eth_getLogs speed-up of the index",
+      value: node.ms / index.ms,
+      unit: "×",
+      note: "node time / index time (goal > 1)",
+    },
+  ];
+};
+
+export const run = async (): Promise<Figure[]> => {
+  if (!isNodeRunning(0)) await chainStart();
+  const figures = [...(await throughput()), ...(await logsOver10k())];
+  figures.push({
+    bench: "rpc",
+    metric: "load",
+    value: CONCURRENCY,
+    unit: "connections",
+    note: `${hasWrk ? "wrk" : "Node fetch"}, ${SECONDS} s per run, ${ROUNDS} rounds alternating direct and proxy`,
+  });
+  return figures;
+};
