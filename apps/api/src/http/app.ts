@@ -12,6 +12,8 @@ const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
 import { Db } from "../db.ts";
+import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
+import { answerClientErrors } from "./client-errors.ts";
 import { Lru } from "./lru.ts";
 import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -24,6 +26,8 @@ export interface ApiSettings {
   readonly rateLimitPerMinute: number;
   /** API key → requests per minute. */
   readonly apiKeys: ReadonlyMap<string, number>;
+  /** Largest request body accepted (default 1 MiB): a larger declared length is a 413. */
+  readonly maxBodyBytes?: number;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
@@ -72,6 +76,11 @@ export const makeApp = (
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
     try {
       await next();
+      // A method the router does not know (PROPFIND, TRACE…) is a 405 on a route, else a 404.
+      if (ctx.status === 501 && ctx.body === undefined) {
+        ctx.status = ctx.response.get("allow") ? 405 : 404;
+        if (ctx.status === 404) ctx.remove("allow");
+      }
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
         ctx.body = { error: `no such endpoint: ${ctx.method} ${ctx.path}` };
@@ -81,6 +90,7 @@ export const makeApp = (
       const status = (e as { status?: number }).status;
       if (status && status >= 400 && status < 500) {
         ctx.status = status;
+        if (status === 413) ctx.set("connection", "close"); // the rest of the body is never read
         ctx.body = { error: (e as Error).message || "Invalid request" };
       } else {
         log("error", { requestId: id, path: ctx.path, error: String((e as Error)?.stack ?? e) });
@@ -88,6 +98,14 @@ export const makeApp = (
         ctx.body = { error: `internal error (request id ${id})` };
       }
     }
+  });
+
+  // No body beyond the limit is read: a larger declared length is refused before any byte of it
+  // arrives (streamed bodies are counted by readJsonBody).
+  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
+  app.use(async (ctx, next) => {
+    if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
+    await next();
   });
 
   app.use(async (ctx, next) => {
@@ -202,5 +220,8 @@ export const makeApp = (
   register(router, run);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) =>
+    answerClientErrors(listen(...args))) as typeof app.listen;
   return Object.assign(app, { router });
 };
