@@ -36,17 +36,27 @@ export type Services = Db | Settings;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
 
-/** Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). */
+/**
+ * Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). A limit that is not a
+ * positive integer is refused (it would otherwise mean no limit); the message never quotes a key.
+ */
 export const parseApiKeys = (
   value: Option.Option<Redacted.Redacted<string>>,
   anonymous: number,
 ): Map<string, number> => {
   const out = new Map<string, number>();
   if (Option.isNone(value)) return out;
-  for (const part of Redacted.value(value.value).split(",")) {
-    const [key, limit] = part.trim().split(":");
-    if (key) out.set(key, limit ? Number(limit) : anonymous * 10);
-  }
+  Redacted.value(value.value)
+    .split(",")
+    .forEach((part, i) => {
+      const [key, limit, ...rest] = part.trim().split(":");
+      if (!key) return;
+      if (rest.length || (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit)))
+        throw new Error(
+          `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit`,
+        );
+      out.set(key, limit ? Number(limit) : anonymous * 10);
+    });
   return out;
 };
 
