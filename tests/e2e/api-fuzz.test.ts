@@ -234,7 +234,7 @@ describe("whole requests gone wrong", () => {
 
   it("a key that is configured is accepted; any other is a 401, not anonymous access", async () => {
     await fc.assert(
-      fc.asyncProperty(hostileString, async (k) => {
+      fc.asyncProperty(hostileString.filter((k) => k.length < 1000), async (k) => {
         const bad = await send("api key", {
           method: "GET",
           path: "/api/1.0/stat",
