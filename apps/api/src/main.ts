@@ -70,6 +70,7 @@ export const serve = Effect.gen(function* () {
     nativeCoins: parseNativeCoins(cfg.nativeCoins),
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    maxBodyBytes: cfg.maxBodyBytes,
   };
   yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
   const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
