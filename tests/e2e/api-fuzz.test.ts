@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { problemWith, Tally } from "../lib/fuzz/expect.ts";
-import { deepJson, jsonBody } from "../lib/fuzz/json.ts";
+import { deepJson, invalidUtf8Json, jsonBody, jsonRpcBody } from "../lib/fuzz/json.ts";
 import {
   closeRawClients,
   type RawRequest,
@@ -212,7 +212,16 @@ describe("hostile strings, raw bytes and broken escapes in every parameter", () 
 
 describe("whole requests gone wrong", () => {
   it("odd methods, mangled and unknown paths, odd headers and bodies (deep JSON, junk)", async () => {
-    const body = fc.option(jsonBody, { freq: 2 }).map((b) => b ?? undefined);
+    const body = fc
+      .option(
+        fc.oneof(
+          jsonBody,
+          jsonRpcBody(["eth_blockNumber", "eth_getBalance", "personal_unlockAccount"]),
+          fc.constant(invalidUtf8Json()),
+        ),
+        { freq: 2 },
+      )
+      .map((b) => b ?? undefined);
     await fc.assert(
       fc.asyncProperty(hostileHttpRequest(ROUTE_SPECS, body), async (r) => {
         const res = await send("odd request", r);
@@ -234,20 +243,23 @@ describe("whole requests gone wrong", () => {
 
   it("a key that is configured is accepted; any other is a 401, not anonymous access", async () => {
     await fc.assert(
-      fc.asyncProperty(hostileString.filter((k) => k.length < 1000), async (k) => {
-        const bad = await send("api key", {
-          method: "GET",
-          path: "/api/1.0/stat",
-          headers: { authorization: `Bearer ${pct(k)}x` },
-        });
-        noProblem(bad, [401]);
-        const good = await send("api key", {
-          method: "GET",
-          path: "/api/1.0/stat",
-          headers: { authorization: `Bearer ${KEY}` },
-        });
-        noProblem(good, [200]);
-      }),
+      fc.asyncProperty(
+        hostileString.filter((k) => k.length < 1000),
+        async (k) => {
+          const bad = await send("api key", {
+            method: "GET",
+            path: "/api/1.0/stat",
+            headers: { authorization: `Bearer ${pct(k)}x` },
+          });
+          noProblem(bad, [401]);
+          const good = await send("api key", {
+            method: "GET",
+            path: "/api/1.0/stat",
+            headers: { authorization: `Bearer ${KEY}` },
+          });
+          noProblem(good, [200]);
+        },
+      ),
       opts(),
     );
   });

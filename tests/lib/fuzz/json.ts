@@ -10,8 +10,8 @@ export const deepJson = (depth: number, kind: "array" | "object" = "array"): str
 /**
  * A request body for any POST JSON endpoint: valid JSON of any shape (with hostile strings inside),
  * JSON nested thousands deep, wide arrays, long strings, duplicate and prototype keys, truncated or
- * non-JSON text, and bytes that are not UTF-8. Give it to a POST route's fuzz property as is, or
- * mix it with the route's own valid bodies (see `mutatedObject`).
+ * non-JSON text. Give it to a POST route's fuzz property as is, or mixed with the route's own
+ * valid bodies.
  */
 export const jsonBody: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), weight: 3 },
@@ -66,29 +66,6 @@ export const jsonBody: fc.Arbitrary<string> = fc.oneof(
 /** Bytes that are not UTF-8 inside otherwise valid JSON. */
 export const invalidUtf8Json = (): Buffer =>
   Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]);
-
-/**
- * A valid object with one field replaced, dropped, or given a value of another type: for fuzzing a
- * POST endpoint around its own valid body (e.g. a verification request).
- */
-export const mutatedObject = (valid: Record<string, unknown>): fc.Arbitrary<string> => {
-  const keys = Object.keys(valid);
-  const wrong = fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileString);
-  return fc
-    .tuple(
-      fc.constantFrom(...keys),
-      fc.constantFrom("replace", "drop", "extra"),
-      wrong,
-      hostileString,
-    )
-    .map(([k, how, v, extraKey]) => {
-      const o: Record<string, unknown> = { ...valid };
-      if (how === "replace") o[k] = v;
-      else if (how === "drop") delete o[k];
-      else o[extraKey] = v;
-      return JSON.stringify(o);
-    });
-};
 
 /** JSON-RPC ids: the valid ones (number, string, null) and the kinds a server must refuse. */
 const rpcId = fc.oneof(

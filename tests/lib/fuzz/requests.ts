@@ -182,7 +182,7 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PR
  */
 export const hostileHttpRequest = (
   specs: readonly RouteSpec[],
-  body: fc.Arbitrary<string | undefined>,
+  body: fc.Arbitrary<string | Buffer | undefined>,
 ): fc.Arbitrary<RawRequest> => {
   const routePath = fc.constantFrom(...specs.map((s) => s.path));
   const mangle = fc.oneof(
