@@ -147,11 +147,11 @@ if (WARMUP > 0) await runHttp(WARMUP);
 const h0 = await apiHeight();
 say(`measuring: ${CLIENTS} HTTP clients for ${SECONDS} s from height ${h0}`);
 const samples: MemorySample[] = [];
-const heights: { t: number; ingested: number; projected: number }[] = [];
-/** The ingester's height, from its gauge in this process's metrics. */
-const ingested = () =>
+const heights: { t: number; head: number; ingested: number; projected: number }[] = [];
+/** One of the ingester's gauges (head_height, ingested_height), from this process's metrics. */
+const gauge = (name: string) =>
   Number(
-    /explorer_ingester_ingested_height(?:\{[^}]*\})? (\d+)/.exec(
+    new RegExp(`explorer_ingester_${name}(?:\\{[^}]*\\})? (\\d+)`).exec(
       Effect.runSync(PrometheusMetrics.format({ prefix: "explorer" })),
     )?.[1] ?? 0,
   );
@@ -164,7 +164,9 @@ const sampler = setInterval(() => {
   const m = process.memoryUsage();
   const t = (performance.now() - tm) / 1000;
   samples.push({ t, rss: m.rss / 2 ** 20, heapUsed: m.heapUsed / 2 ** 20 });
-  void apiHeight().then((projected) => heights.push({ t, ingested: ingested(), projected }));
+  void apiHeight().then((projected) =>
+    heights.push({ t, head: gauge("head_height"), ingested: gauge("ingested_height"), projected }),
+  );
 }, 1000);
 const http = await runHttp(SECONDS);
 clearInterval(sampler);
@@ -217,7 +219,7 @@ const report = [
   `| all | ${http.requests} | ${f(http.requests / http.seconds)} | ${f(http.p50)} | ${f(http.p90)} | ${f(http.p99)} | ${errors} |`,
   "",
   `requests per second over the run: min ${Math.min(...perSecond)}, median ${percentile(perSecond, 50)}, max ${Math.max(...perSecond)}`,
-  `heights: ingested ${heights[0]?.ingested} → ${heights.at(-1)?.ingested}, projected ${h0} → ${h1}; longest stall of the projected height ${f(stall)} s; ${lagAtEnd} behind the node at the end`,
+  `heights: node head seen by the ingester ${heights[0]?.head} → ${heights.at(-1)?.head}, ingested ${heights[0]?.ingested} → ${heights.at(-1)?.ingested}, projected ${h0} → ${h1}; longest stall of the projected height ${f(stall)} s; ${lagAtEnd} behind the node at the end`,
   `this process: ${f(cpuCores)} cores busy on average; event-loop delay p50 ${f(loop.percentile(50) / 1e6)} ms, p99 ${f(loop.percentile(99) / 1e6)} ms, max ${f(loop.max / 1e6)} ms; machine load average ${f(load0)} → ${f(load1)} (${cpus} cores)`,
   `stream: ${received} of ${expected} new-block events received (${STREAM_CLIENTS} clients × ${h1 - h0} heights), ${duplicates} duplicates`,
   `memory (this process: API, projector, ingester, chDB), ${samples.length} samples: RSS ${f(rss.first)} → ${f(rss.last)} MiB (growth ${f(rss.growth)}, noise ${f(rss.noise)}, slope ${f(rss.slopePerMinute)} MiB/min: ${rss.steady ? "steady" : "GROWING"}); heap ${f(heap.first)} → ${f(heap.last)} MiB (growth ${f(heap.growth)}, noise ${f(heap.noise)}, slope ${f(heap.slopePerMinute)} MiB/min: ${heap.steady ? "steady" : "GROWING"})`,

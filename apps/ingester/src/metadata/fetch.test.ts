@@ -38,7 +38,9 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  (routes[req.url ?? ""] ?? ((_, r) => ((r.statusCode = 404), r.end())))(req, res);
+  const route = routes[req.url ?? ""];
+  if (route) route(req, res);
+  else res.writeHead(404).end();
 });
 let port: number;
 beforeAll(async () => {
