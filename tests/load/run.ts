@@ -1,29 +1,29 @@
 /**
- * `npm run load`: the service as `npm start` runs it (embedded: ingester following a live node,
- * projector, chDB, REST API, Socket.IO stream, in this process), under LOAD_CLIENTS HTTP clients
- * (default 200, over a mix of endpoints) and LOAD_STREAM_CLIENTS stream clients (default 500) for
- * LOAD_SECONDS (default 60) while new heights arrive from the chain. Prints throughput, latency
- * p50/p90/p99 per endpoint, errors, stream events received against expected, and this process's
- * RSS and heap sampled every second (last third against first third). Exits 1 when a check fails.
+ * `npm run load`: the embedded service (projector, chDB, REST API, Socket.IO stream, in this
+ * process, as `npm start` wires them) under LOAD_CLIENTS HTTP clients (default 200, over a mix of
+ * endpoints) and LOAD_STREAM_CLIENTS stream clients (default 500) for LOAD_SECONDS (default 60)
+ * while new heights arrive. Prints throughput, latency p50/p90/p99 per endpoint, errors, stream
+ * events received against expected, the heights' progress, and this process's RSS and heap
+ * sampled every second (last third against first third). Exits 1 when a check fails.
  *
- * Needs a node to follow: the reference chain on loopback by default (COMET_RPC_URL,
- * COSMOS_REST_URL, EVM_RPC_URL to point elsewhere). The per-IP rate limit is lifted
- * (RATE_LIMIT_PER_MINUTE), since every client comes from 127.0.0.1.
+ * Where heights come from (LOAD_FEED): `log` (default) appends a block to the embedded log every
+ * LOAD_BLOCK_MS (500) over the bundled sample chain; `chain` runs `npm start` itself following a
+ * node (the reference chain on loopback, or COMET_RPC_URL, COSMOS_REST_URL, EVM_RPC_URL). The
+ * per-IP rate limit is lifted, since every client comes from 127.0.0.1.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { start } from "@explorer/explorer";
-import { Effect, Fiber, Logger } from "effect";
-import { PrometheusMetrics } from "effect/observability";
 import { percentile } from "../bench/table.ts";
 import { type MemorySample, trendOf } from "../lib/memory-trend.ts";
 import { freePort } from "../lib/net.ts";
 import { spawnTs } from "../lib/spawn-ts.ts";
+import { followChain, pacedLog } from "./targets.ts";
 
 const cpus = availableParallelism();
+const FEED = process.env.LOAD_FEED ?? "log";
 const MAX_STALL = Number(process.env.LOAD_MAX_STALL_SECONDS ?? 30);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const WARMUP = Number(process.env.LOAD_WARMUP_SECONDS ?? 10);
@@ -34,35 +34,27 @@ const comet = process.env.COMET_RPC_URL ?? "http://127.0.0.1:26657";
 const say = (m: string) => process.stderr.write(`[load] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const getJson = async (url: string) => (await (await fetch(url)).json()) as any;
-const nodeHeight = async () =>
-  Number((await getJson(`${comet}/status`)).result.sync_info.latest_block_height);
 
-// LOAD_DATA_DIR: a data directory of an earlier run, to resume instead of ingesting from height 1.
+// LOAD_DATA_DIR (chain feed): a data directory of an earlier run, to resume instead of ingesting
+// from height 1.
 const dataDir = process.env.LOAD_DATA_DIR || mkdtempSync(join(tmpdir(), "load-"));
 const port = await freePort();
-Object.assign(process.env, {
-  EXPLORER_DATA_DIR: dataDir,
-  API_PORT: String(port),
-  API_HOST: "127.0.0.1",
-  COMET_RPC_URL: comet,
-  RATE_LIMIT_PER_MINUTE: "1000000000",
-  PROGRESS: "false",
-});
 const base = `http://127.0.0.1:${port}`;
 const api = `${base}/api/1.0`;
-
-try {
-  await nodeHeight();
-} catch {
-  say(
-    `no node answers at ${comet}: start the reference chain (npm run chain:start) or set COMET_RPC_URL`,
-  );
-  process.exit(2);
-}
-say(`starting the service (embedded, following ${comet}) in ${dataDir}`);
-const service = Effect.runFork(
-  Effect.scoped(start).pipe(Effect.provide(Logger.layer([Logger.consolePretty()]))),
-);
+if (FEED === "chain")
+  try {
+    await fetch(`${comet}/status`);
+  } catch {
+    say(
+      `no node answers at ${comet}: start the reference chain (npm run chain:start) or set COMET_RPC_URL`,
+    );
+    process.exit(2);
+  }
+const target =
+  FEED === "chain"
+    ? followChain(dataDir, port, comet)
+    : await pacedLog(dataDir, port, Number(process.env.LOAD_BLOCK_MS ?? 500));
+say(`starting ${target.describe} in ${dataDir}`);
 
 /** The projected height, once the API answers. */
 const apiHeight = async () => {
@@ -75,13 +67,13 @@ const apiHeight = async () => {
 };
 const t0 = Date.now();
 for (;;) {
-  const [h, head] = await Promise.all([apiHeight(), nodeHeight()]);
+  const [h, head] = await Promise.all([apiHeight(), target.head()]);
   if (h > 0 && head - h <= 3) break;
   if (Date.now() - t0 > 15 * 60_000)
     throw new Error(`not caught up after 15 minutes (${h} of ${head})`);
   await sleep(1000);
 }
-say(`caught up with the node in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+say(`caught up with the source in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 
 // The mix: hot pages, lookups of records that exist, filtered lists, search, deep pages.
 const head = await apiHeight();
@@ -147,14 +139,7 @@ if (WARMUP > 0) await runHttp(WARMUP);
 const h0 = await apiHeight();
 say(`measuring: ${CLIENTS} HTTP clients for ${SECONDS} s from height ${h0}`);
 const samples: MemorySample[] = [];
-const heights: { t: number; head: number; ingested: number; projected: number }[] = [];
-/** One of the ingester's gauges (head_height, ingested_height), from this process's metrics. */
-const gauge = (name: string) =>
-  Number(
-    new RegExp(`explorer_ingester_${name}(?:\\{[^}]*\\})? (\\d+)`).exec(
-      Effect.runSync(PrometheusMetrics.format({ prefix: "explorer" })),
-    )?.[1] ?? 0,
-  );
+const heights: { t: number; head: number; taken: number; projected: number }[] = [];
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const cpu0 = process.cpuUsage();
@@ -164,8 +149,8 @@ const sampler = setInterval(() => {
   const m = process.memoryUsage();
   const t = (performance.now() - tm) / 1000;
   samples.push({ t, rss: m.rss / 2 ** 20, heapUsed: m.heapUsed / 2 ** 20 });
-  void apiHeight().then((projected) =>
-    heights.push({ t, head: gauge("head_height"), ingested: gauge("ingested_height"), projected }),
+  void Promise.all([apiHeight(), target.head()]).then(([projected, head]) =>
+    heights.push({ t, head, taken: target.taken(), projected }),
   );
 }, 1000);
 const http = await runHttp(SECONDS);
@@ -176,12 +161,12 @@ const cpuCores = (cpu.user + cpu.system) / 1e6 / ((performance.now() - tm) / 100
 const load1 = loadavg()[0]!;
 await sleep(3000); // heights projected at the end reach the clients
 const h1 = await apiHeight();
-const lagAtEnd = (await nodeHeight()) - h1;
+const lagAtEnd = (await target.head()) - h1;
 streamOut = "";
 stream.stdin?.write("done\n");
 await new Promise((r) => stream.once("exit", r));
 const arrivals = JSON.parse(streamOut.trim().split("\n").at(-1)!) as Record<string, number[]>;
-await Effect.runPromise(Fiber.interrupt(service));
+await target.close();
 
 // Report.
 let received = 0;
@@ -211,7 +196,7 @@ const rows = Object.entries(http.endpoints as Record<string, any>).map(
 );
 const perSecond = (http.perSecond as number[]).slice(0, Math.floor(http.seconds));
 const report = [
-  `load: ${CLIENTS} HTTP clients and ${STREAM_CLIENTS} stream clients for ${f(http.seconds)} s against \`npm start\` following ${comet} (heights ${h0 + 1}…${h1} arrived meanwhile)`,
+  `load: ${CLIENTS} HTTP clients and ${STREAM_CLIENTS} stream clients for ${f(http.seconds)} s against ${target.describe} (heights ${h0 + 1}…${h1} arrived meanwhile)`,
   "",
   "| endpoint | requests | req/s | p50 ms | p90 ms | p99 ms | errors |",
   "| --- | --- | --- | --- | --- | --- | --- |",
@@ -219,10 +204,10 @@ const report = [
   `| all | ${http.requests} | ${f(http.requests / http.seconds)} | ${f(http.p50)} | ${f(http.p90)} | ${f(http.p99)} | ${errors} |`,
   "",
   `requests per second over the run: min ${Math.min(...perSecond)}, median ${percentile(perSecond, 50)}, max ${Math.max(...perSecond)}`,
-  `heights: node head seen by the ingester ${heights[0]?.head} → ${heights.at(-1)?.head}, ingested ${heights[0]?.ingested} → ${heights.at(-1)?.ingested}, projected ${h0} → ${h1}; longest stall of the projected height ${f(stall)} s; ${lagAtEnd} behind the node at the end`,
+  `heights: source ${heights[0]?.head} → ${heights.at(-1)?.head}, taken in ${heights[0]?.taken} → ${heights.at(-1)?.taken}, projected ${h0} → ${h1}; longest stall of the projected height ${f(stall)} s; ${lagAtEnd} behind the source at the end`,
   `this process: ${f(cpuCores)} cores busy on average; event-loop delay p50 ${f(loop.percentile(50) / 1e6)} ms, p99 ${f(loop.percentile(99) / 1e6)} ms, max ${f(loop.max / 1e6)} ms; machine load average ${f(load0)} → ${f(load1)} (${cpus} cores)`,
   `stream: ${received} of ${expected} new-block events received (${STREAM_CLIENTS} clients × ${h1 - h0} heights), ${duplicates} duplicates`,
-  `memory (this process: API, projector, ingester, chDB), ${samples.length} samples: RSS ${f(rss.first)} → ${f(rss.last)} MiB (growth ${f(rss.growth)}, noise ${f(rss.noise)}, slope ${f(rss.slopePerMinute)} MiB/min: ${rss.steady ? "steady" : "GROWING"}); heap ${f(heap.first)} → ${f(heap.last)} MiB (growth ${f(heap.growth)}, noise ${f(heap.noise)}, slope ${f(heap.slopePerMinute)} MiB/min: ${heap.steady ? "steady" : "GROWING"})`,
+  `memory (this process: the service with chDB), ${samples.length} samples: RSS ${f(rss.first)} → ${f(rss.last)} MiB (growth ${f(rss.growth)}, noise ${f(rss.noise)}, slope ${f(rss.slopePerMinute)} MiB/min: ${rss.steady ? "steady" : "GROWING"}); heap ${f(heap.first)} → ${f(heap.last)} MiB (growth ${f(heap.growth)}, noise ${f(heap.noise)}, slope ${f(heap.slopePerMinute)} MiB/min: ${heap.steady ? "steady" : "GROWING"})`,
 ];
 process.stdout.write(`${report.join("\n")}\n`);
 if (process.env.LOAD_OUT)

@@ -127,7 +127,7 @@ describe("API keys", () => {
     expect(wait).toBe(1);
     await new Promise((r) => setTimeout(r, wait * 1000 + 100));
     expect((await call(DOC, { headers: bearer("k-fast") })).status).toBe(200);
-  });
+  }, 20_000);
 
   it("API_KEYS with a limit that is not a positive integer is refused, without quoting the key", () => {
     const parse = (v: string) => parseApiKeys(Option.some(Redacted.make(v)), 60);
