@@ -3,6 +3,8 @@ export interface MemorySample {
   readonly t: number;
   readonly rss: number;
   readonly heapUsed: number;
+  /** Memory of Buffers and other objects outside the JS heap that V8 knows of. */
+  readonly external?: number;
 }
 
 export interface Trend {
