@@ -38,6 +38,8 @@ export const ApiConfig = Config.all({
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
   /** API keys as `key:requestsPerMinute` pairs, comma-separated (Authorization: Bearer <key>). */
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
+  /** Largest request body accepted, in bytes (a larger one is a 413). */
+  maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
   /** NATS for the stream's "projected" events (several instances); empty: poll the store. */
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),

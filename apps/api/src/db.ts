@@ -52,13 +52,18 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
       const now = Date.now();
       if (!cached || now - cached.at > ttlMs) {
         const at = now;
-        cached = { at, value: load() };
-        cached.value.then((value) => {
-          settled = { at, value };
-        });
-        cached.value.catch(() => {
-          cached = undefined;
-        });
+        const value = load();
+        cached = { at, value };
+        // One handler for both outcomes: a failed read must not become an unhandled rejection
+        // (which ends the process) while the store is away.
+        value.then(
+          (v) => {
+            settled = { at, value: v };
+          },
+          () => {
+            if (cached?.value === value) cached = undefined;
+          },
+        );
       }
       return cached.value;
     },

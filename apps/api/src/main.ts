@@ -123,6 +123,7 @@ export const serve = Effect.gen(function* () {
     nativeCoins: parseNativeCoins(cfg.nativeCoins),
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    maxBodyBytes: cfg.maxBodyBytes,
   };
   yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
   // Verifications are recorded in the log: with NATS any instance can append; the embedded log

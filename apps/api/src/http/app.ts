@@ -13,6 +13,8 @@ const isApiError = (e: unknown): e is ApiError =>
 
 import { Db } from "../db.ts";
 import type { Verification } from "../verification/service.ts";
+import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
+import { answerClientErrors } from "./client-errors.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
@@ -26,6 +28,8 @@ export interface ApiSettings {
   readonly rateLimitPerMinute: number;
   /** API key → requests per minute. */
   readonly apiKeys: ReadonlyMap<string, number>;
+  /** Largest request body accepted (default 1 MiB): a larger declared length is a 413. */
+  readonly maxBodyBytes?: number;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
@@ -34,17 +38,27 @@ export type Services = Db | Settings | Verification;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
 
-/** Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). */
+/**
+ * Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). A limit that is not a
+ * positive integer is refused (it would otherwise mean no limit); the message never quotes a key.
+ */
 export const parseApiKeys = (
   value: Option.Option<Redacted.Redacted<string>>,
   anonymous: number,
 ): Map<string, number> => {
   const out = new Map<string, number>();
   if (Option.isNone(value)) return out;
-  for (const part of Redacted.value(value.value).split(",")) {
-    const [key, limit] = part.trim().split(":");
-    if (key) out.set(key, limit ? Number(limit) : anonymous * 10);
-  }
+  Redacted.value(value.value)
+    .split(",")
+    .forEach((part, i) => {
+      const [key, limit, ...rest] = part.trim().split(":");
+      if (!key) return;
+      if (rest.length || (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit)))
+        throw new Error(
+          `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit`,
+        );
+      out.set(key, limit ? Number(limit) : anonymous * 10);
+    });
   return out;
 };
 
@@ -75,6 +89,11 @@ export const makeApp = (
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
     try {
       await next();
+      // A method the router does not know (PROPFIND, TRACE…) is a 405 on a route, else a 404.
+      if (ctx.status === 501 && ctx.body === undefined) {
+        ctx.status = ctx.response.get("allow") ? 405 : 404;
+        if (ctx.status === 404) ctx.remove("allow");
+      }
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
         ctx.body = { error: `no such endpoint: ${ctx.method} ${ctx.path}` };
@@ -84,6 +103,7 @@ export const makeApp = (
       const status = (e as { status?: number }).status;
       if (status && status >= 400 && status < 500) {
         ctx.status = status;
+        if (status === 413) ctx.set("connection", "close"); // the rest of the body is never read
         ctx.body = { error: (e as Error).message || "Invalid request" };
       } else {
         log("error", { requestId: id, path: ctx.path, error: String((e as Error)?.stack ?? e) });
@@ -91,6 +111,14 @@ export const makeApp = (
         ctx.body = { error: `internal error (request id ${id})` };
       }
     }
+  });
+
+  // No body beyond the limit is read: a larger declared length is refused before any byte of it
+  // arrives (streamed bodies are counted by readJsonBody).
+  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
+  app.use(async (ctx, next) => {
+    if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
+    await next();
   });
 
   app.use(async (ctx, next) => {
@@ -208,5 +236,8 @@ export const makeApp = (
   register(router, run);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) =>
+    answerClientErrors(listen(...args))) as typeof app.listen;
   return Object.assign(app, { router });
 };

@@ -45,6 +45,8 @@ export interface ParamSpec {
   readonly values?: readonly string[];
   readonly min?: number;
   readonly max?: number;
+  /** A query parameter the route cannot do without (path parameters always are). */
+  readonly required?: boolean;
 }
 
 export interface RouteSpec {
@@ -162,6 +164,13 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
   }
 };
 
+/** The parameters every list takes besides its own (sort: one of the route's `sort` fields). */
+export const LIST_PARAMS: readonly ParamSpec[] = [
+  q("page", "int", "page number, 1-based", { min: 1 }),
+  q("limit", "int", "entities per page", { min: 1, max: LIMIT_MAX }),
+  q("sort", "string", "field; prefix - for descending"),
+];
+
 /** Validates a request against its route's schema: a BadRequest naming the first bad parameter. */
 export const validateRequest = (
   spec: RouteSpec,
@@ -172,8 +181,8 @@ export const validateRequest = (
   for (const s of spec.params)
     check(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
-    check(q("page", "int", "", { min: 1 }), query.page, prefix);
-    check(q("limit", "int", "", { min: 1, max: LIMIT_MAX }), query.limit, prefix);
+    check(LIST_PARAMS[0]!, query.page, prefix);
+    check(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
     if (sort !== undefined && spec.sort && !spec.sort.includes(sort.replace(/^-/, ""))) {
       throw new BadRequest({
@@ -287,7 +296,7 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
           ...r.params.map((s) => ({
             name: s.name,
             in: s.in,
-            required: s.in === "path",
+            required: s.in === "path" || s.required === true,
             description: s.description,
             schema: schemaOf(s),
           })),

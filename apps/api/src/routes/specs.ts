@@ -201,7 +201,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Find a block, transaction, account, validator, contract or token",
     tag: "chain",
     list: false,
-    params: [q("value", "string", "what to find (required)")],
+    params: [q("value", "string", "what to find", { required: true })],
     example: { value: "42" },
   },
   {
