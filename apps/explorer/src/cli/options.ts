@@ -532,6 +532,7 @@ export const startOptions: readonly Option[] = [
     default: "",
     help: "CometBFT RPC of a node to follow (empty: serve the bundled sample chain)",
   },
+  { ...startHeight, help: "with --comet-rpc: first height to ingest into an empty data dir" },
   rest,
   evmRpc,
   port,
