@@ -8,11 +8,23 @@ import { decodeRecord, isMetadataRecord } from "@explorer/raw-block";
 
 const utf8 = new TextEncoder();
 
-/** Rows of one table as JSONEachRow: one JSON object per line (bytes with their own buffer). */
+/**
+ * Rows of one table as JSONEachRow: one JSON object per line (bytes with their own buffer). A
+ * `record` column holds JSON object text already; it goes into the line as the object it is (not
+ * escaped into a string a second time), and ClickHouse stores that text as it is
+ * (`input_format_json_read_objects_as_strings`, see insertJsonEachRow).
+ */
 export const encodeRows = (rows: readonly object[]): Uint8Array => {
   let text = "";
-  for (const r of rows) text += `${JSON.stringify(r)}\n`;
+  for (const r of rows) text += `${encodeRow(r)}\n`;
   return utf8.encode(text);
+};
+
+const encodeRow = (r: object): string => {
+  if (!("record" in r) || typeof r.record !== "string") return JSON.stringify(r);
+  const { record, ...rest } = r;
+  const head = JSON.stringify(rest);
+  return `${head.length > 2 ? `${head.slice(0, -1)},` : "{"}"record":${record}}`;
 };
 
 /**

@@ -9,9 +9,11 @@ export interface ProjectOptions {
   readonly nativeDenoms: readonly string[];
   /** Flush after this many blocks… */
   readonly batchBlocks: number;
+  /** …or once the batch holds this many bytes of encoded rows (default 64 MiB)… */
+  readonly batchBytes?: number;
   /** …or when no new entry came for this long (ms). */
   readonly batchIdleMs: number;
-  /** Worker threads that decode and project (0: this thread). Default 2. */
+  /** Worker threads that decode and project (0: this thread; default 2). */
   readonly workers?: number;
   /** Keep following the log's head (default), or stop at its current end. */
   readonly follow: boolean;
@@ -44,12 +46,15 @@ const nextOr = async <T>(
 
 /** Entries decoded and projected ahead of the writer, at most (bounds memory). */
 const AHEAD = 64;
+/** Worker threads start only for a backlog of at least this many blocks; at the head, one thread does it all. */
+const WORKER_BACKLOG = 64;
 
 /**
  * Projects the log into table set `db` from where it stopped: re-reads from the last projected
  * block (to pick up metadata records appended after it), skips blocks already projected, and
- * writes batches in height order. Entries are decoded and projected on worker threads, up to
- * AHEAD entries ahead, while the previous batch is written; they are added in log order.
+ * writes batches in height order. With a backlog, entries are decoded and projected on worker
+ * threads, up to AHEAD entries ahead, while the previous batch is written; they are added in log
+ * order.
  */
 export const projectLog = async (
   ch: ClickHouseClient,
@@ -59,8 +64,13 @@ export const projectLog = async (
 ): Promise<Progress> => {
   const from = o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db);
   const writer = new BatchWriter(ch, db, from);
-  const pool = openPool(o.workers ?? 2, { prefix: o.prefix, nativeDenoms: o.nativeDenoms });
+  const batchBytes = o.batchBytes ?? 64 * 1024 * 1024;
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
+  const end = Math.min((await log.lastHeight()) ?? 0, o.untilHeight || Number.POSITIVE_INFINITY);
+  const pool = openPool(end - start >= WORKER_BACKLOG ? (o.workers ?? 2) : 0, {
+    prefix: o.prefix,
+    nativeDenoms: o.nativeDenoms,
+  });
   const it = log.read(start, { follow: o.follow, signal: o.signal })[Symbol.asyncIterator]();
   // One batch is written while the next is decoded and projected: at most one write in flight,
   // and writes stay in order (each batch's tables, then its progress row).
@@ -83,7 +93,7 @@ export const projectLog = async (
   // Adds the oldest projected entry to the batch and writes a full batch; false: told to stop.
   const addOldest = async (): Promise<boolean> => {
     writer.add(await ahead.shift()!);
-    if (writer.pending < o.batchBlocks) return true;
+    if (writer.pending < o.batchBlocks && writer.bytes < batchBytes) return true;
     await flush();
     if (!o.shouldStop) return true;
     await inflight; // the switch check needs this batch written

@@ -38,6 +38,7 @@ export interface Progress {
 export class BatchWriter {
   private chunks = new Map<string, Uint8Array[]>();
   private blocks = 0;
+  private size = 0;
   private lastHeight: number;
   private txsTotal: number;
 
@@ -58,6 +59,11 @@ export class BatchWriter {
     return this.blocks;
   }
 
+  /** Bytes of encoded rows in the batch so far. */
+  get bytes() {
+    return this.size;
+  }
+
   /** Adds one entry to the batch. Blocks must come in height order, each once. */
   add(entry: ProjectedEntry): void {
     if (entry.block) {
@@ -76,6 +82,7 @@ export class BatchWriter {
   }
 
   private push(table: string, bytes: Uint8Array) {
+    this.size += bytes.length;
     const list = this.chunks.get(table);
     if (list) list.push(bytes);
     else this.chunks.set(table, [bytes]);
@@ -90,6 +97,7 @@ export class BatchWriter {
     };
     this.chunks = new Map();
     this.blocks = 0;
+    this.size = 0;
     return batch;
   }
 

@@ -34,6 +34,8 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   return client;
 };
 
+const INSERT = { input_format_json_read_objects_as_strings: 1 } as const;
+
 type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
 const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
 
@@ -41,7 +43,8 @@ const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
  * Inserts rows already encoded as JSONEachRow (one JSON object per line) into `table`
  * (`db.table`). With chDB the bytes go to the engine as they are (no copy into a query string);
  * with a server they are the request body. Cheaper than `client.insert` with row objects, which
- * serialises on the way.
+ * serialises on the way. A JSON object given for a String column is stored as its JSON text, as
+ * written.
  */
 export const insertJsonEachRow = async (
   ch: ClickHouseClient,
@@ -53,12 +56,13 @@ export const insertJsonEachRow = async (
   if (body.length === 0) return;
   const chdb = chdbConnections.get(ch);
   if (chdb) {
-    await chdb.chdb.rawInsert({ table, values: body, format: "JSONEachRow" });
+    await chdb.chdb.rawInsert({ table, values: body, format: "JSONEachRow", settings: INSERT });
     return;
   }
   const r = await ch.exec({
     query: `INSERT INTO ${table} FORMAT JSONEachRow`,
     values: Readable.from([body]),
+    clickhouse_settings: INSERT,
   });
   r.stream.destroy();
 };
