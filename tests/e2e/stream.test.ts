@@ -30,7 +30,7 @@ const connectClient = (
 
 beforeAll(async () => {
   port = await freePort();
-  child = spawnTs(main, [], {
+  child = spawnTs(main, ["start"], {
     env: {
       ...process.env,
       EXPLORER_DATA_DIR: mkdtempSync(join(tmpdir(), "stream-")),

@@ -15,4 +15,6 @@ export const ApiConfig = Config.all({
   /** NATS for the stream's "projected" events (several instances); empty: poll the store. */
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
+  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
 });

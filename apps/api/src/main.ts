@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --import tsx
 import type { Server } from "node:http";
-import { LoggingLive, runMain } from "@explorer/service";
+import { LoggingLive, metricsServer, type ReadyCheck, runChecks, runMain } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig } from "./config.ts";
@@ -30,7 +30,30 @@ export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, setting
     statSearchRoutes(router, run);
     evmRoutes(router, run);
   });
-  return { app, runtime };
+  const ready: ReadyCheck[] = [
+    {
+      name: "store",
+      check: async () => {
+        const st = await runtime.runPromise(
+          Effect.gen(function* () {
+            return yield* (yield* Db).refresh;
+          }),
+        );
+        return { tableSet: st.db, projected: st.height };
+      },
+    },
+  ];
+  // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0).
+  app.use(async (ctx, next) => {
+    if (ctx.method !== "GET") return next();
+    if (ctx.path === "/health") ctx.body = { status: "ok" };
+    else if (ctx.path === "/ready") {
+      const r = await runChecks(ready);
+      ctx.status = r.ready ? 200 : 503;
+      ctx.body = r;
+    } else return next();
+  });
+  return { app, runtime, ready };
 };
 
 /** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
@@ -72,7 +95,10 @@ export const serve = Effect.gen(function* () {
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   };
   yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
-  const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
+  const { app, runtime, ready } = buildApi(ch, cfg.storeDb, settings);
+  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
+    Effect.forkChild({ startImmediately: true }),
+  );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>

@@ -13,6 +13,7 @@ const isApiError = (e: unknown): e is ApiError =>
 
 import { Db } from "../db.ts";
 import { Lru } from "./lru.ts";
+import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
@@ -63,6 +64,7 @@ export const makeApp = (
   const app = new Koa();
   const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
 
+  app.use(httpMetrics);
   app.use(async (ctx, next) => {
     const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
     ctx.state.requestId = id;
