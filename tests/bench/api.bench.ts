@@ -4,15 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApi } from "@explorer/api";
-import { recordedBlocks, recordedScenario } from "@explorer/projections/fixtures";
+import { recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog } from "@explorer/projector";
-import { encodeRecord } from "@explorer/raw-block";
-import { EmbeddedLog } from "@explorer/raw-log";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 import { spawnTs } from "../lib/spawn-ts.ts";
-import { copyAt, denseTemplate } from "./synthetic-log.ts";
+import { syntheticLog } from "./synthetic-log.ts";
 import type { Figure } from "./table.ts";
 
 /**
@@ -81,19 +79,15 @@ const loadNode = (url: string) =>
 
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
-  const template = denseTemplate(recordedBlocks());
-  const blocks = Math.ceil(target / template.txs.length);
   const dir = mkdtempSync(join(tmpdir(), "bench-api-"));
-  const log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  for (let h = 1; h <= blocks; h++) await log.appendBlock(h, encodeRecord(copyAt(template, h)));
-  log.flush();
+  const { log, blocks } = await syntheticLog(join(dir, "log"), target);
   const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
   const { db } = await ensureCurrentSet(ch, "explorer");
   const t0 = performance.now();
   const p = await projectLog(ch, db, log, {
     prefix: "cosmos",
     nativeDenoms: ["atest"],
-    batchBlocks: 100,
+    batchBlocks: 500,
     batchIdleMs: 100,
     follow: false,
   });
