@@ -35,6 +35,8 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
 };
 
 const INSERT = { input_format_json_read_objects_as_strings: 1 } as const;
+// In this process the engine shares the cores with the app: no extra parsing threads.
+const CHDB_INSERT = { ...INSERT, input_format_parallel_parsing: 0 } as const;
 
 type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
 const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
@@ -56,7 +58,12 @@ export const insertJsonEachRow = async (
   if (body.length === 0) return;
   const chdb = chdbConnections.get(ch);
   if (chdb) {
-    await chdb.chdb.rawInsert({ table, values: body, format: "JSONEachRow", settings: INSERT });
+    await chdb.chdb.rawInsert({
+      table,
+      values: body,
+      format: "JSONEachRow",
+      settings: CHDB_INSERT,
+    });
     return;
   }
   const r = await ch.exec({
