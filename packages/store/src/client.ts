@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { inlineParams } from "./params.ts";
 
 /**
  * One ClickHouse client for both ways to run: a ClickHouse server over HTTP (production), or chDB,
@@ -84,4 +85,22 @@ export const parseStoreUrl = (url: string): StoreTarget => {
     username: decodeURIComponent(u.username) || undefined,
     password: decodeURIComponent(u.password) || undefined,
   };
+};
+
+/**
+ * Rows of a query with parameters (`{name:Type}` placeholders). A server binds them; with chDB
+ * they are written into the SQL as literals (see params.ts), so that queries run side by side.
+ */
+export const queryRows = async <T>(
+  ch: ClickHouseClient,
+  sql: string,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<T[]> => {
+  const embedded = chdbConnections.has(ch);
+  const rs = await ch.query({
+    query: embedded ? inlineParams(sql, params) : sql,
+    ...(embedded ? {} : { query_params: params }),
+    format: "JSONEachRow",
+  });
+  return rs.json<T>();
 };
