@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedLog } from "@explorer/raw-log";
-import { migrate, openClickHouse } from "@explorer/store";
+import { currentSet, migrate, openClickHouse } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
 import { projectLog } from "./project.ts";
+import { reindex } from "./reindex.ts";
 
 /**
  * The bundled sample chain (every message type and token standard) projected into chDB: with
@@ -62,6 +63,20 @@ describe("projector", () => {
     const before = await checksums(ch, "p_1");
     await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
     expect(await checksums(ch, "p_1")).toEqual(before);
+  }, 120_000);
+
+  it("re-indexes into a new table set with the same tables, then switches to it", async () => {
+    const quiet = () => {};
+    expect(await reindex(ch, "rx", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 1,
+    });
+    const { set, height } = await reindex(ch, "rx", log, { ...options, batchBlocks: 200 }, quiet);
+    expect([set, height]).toEqual([2, await log.lastHeight()]);
+    expect(await currentSet(ch, "rx")).toBe(2);
+    expect(await checksums(ch, "rx_2")).toEqual(await checksums(ch, "p_1"));
+    const [viaView] = await rows<{ n: string }>("SELECT count() AS n FROM rx.tx_lookup");
+    const [lookups] = await rows<{ n: string }>("SELECT count() AS n FROM rx_2.tx_lookup");
+    expect(viaView).toEqual(lookups);
   }, 120_000);
 
   it("indexes every transaction by hash, EVM hash, account and message type", async () => {
