@@ -6,7 +6,13 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["e2e/**/*.test.ts", "scenario/**/*.test.ts", "lib/**/*.test.ts"],
+    include: [
+      "e2e/**/*.test.ts",
+      "scenario/**/*.test.ts",
+      "lib/**/*.test.ts",
+      "readme/**/*.test.ts",
+      "chaos/**/*.test.ts",
+    ],
     globalSetup: ["./e2e/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 120_000,

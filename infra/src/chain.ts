@@ -95,7 +95,8 @@ const initFollower = (bin: string, n: number): void => {
     readFileSync(join(nodeHome(0), "config", "genesis.json")),
   );
   const id = evmd(bin, nodeHome(0), ["comet", "show-node-id"]).trim();
-  patchConfigs(home, n, `${id}@127.0.0.1:${nodePorts(0).p2p}`, false);
+  // REST and JSON-RPC on too: a second node to read from (tests stop it to fake an outage).
+  patchConfigs(home, n, `${id}@127.0.0.1:${nodePorts(0).p2p}`, true);
 };
 
 const cometHeight = async (n: number): Promise<number | undefined> => {

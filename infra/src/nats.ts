@@ -60,6 +60,14 @@ export const natsStart = async (): Promise<string> => {
   return natsUrl();
 };
 
+/** Stops nats-server and starts it again on the same data (streams survive): a restart, as in an outage. */
+export const natsRestart = async (downMs = 0): Promise<string> => {
+  const pid = readPid(files().pid);
+  if (pid !== undefined) await stopProcess(pid);
+  if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+  return natsStart();
+};
+
 /** Stops nats-server and removes its data. */
 export const natsStop = async (): Promise<void> => {
   const pid = readPid(files().pid);

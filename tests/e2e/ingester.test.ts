@@ -1,6 +1,7 @@
 import { endpoints, nodePorts, referenceChain } from "@explorer/infra";
 import {
   decodeRecord,
+  isBlockRecord,
   isMetadataRecord,
   type MetadataRecordV1,
   type RawBlockV1,
@@ -35,7 +36,7 @@ const readAll = async (log: RawLog) => {
   for await (const entry of log.read(0, { follow: false })) {
     const r = decodeRecord(entry.payload);
     if (isMetadataRecord(r)) metadata.push(r);
-    else blocks.push(r);
+    else if (isBlockRecord(r)) blocks.push(r);
   }
   return { blocks, metadata };
 };

@@ -44,7 +44,7 @@ export const evmTx = async (
   expect: "success" | "failure" = "success",
 ) => {
   const tx = await pending;
-  const receipt = await waitReceipt(ctx, tx.hash);
+  const receipt = await waitReceipt(ctx.provider, tx.hash);
   const ok = receipt.status === 1;
   if (ok !== (expect === "success"))
     throw new Error(`${label}: expected ${expect}, receipt status ${receipt.status} (${tx.hash})`);
@@ -63,12 +63,12 @@ export const evmTx = async (
  * Polls for a receipt. The node answers -32000 "ethereum tx not found" (not null) while the tx
  * is pending, which ethers' own waiting logs as an error, so this polls by itself.
  */
-const waitReceipt = async (ctx: Ctx, hash: string, timeoutMs = 60_000) => {
+export const waitReceipt = async (provider: Ctx["provider"], hash: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const raw = await ctx.provider.send("eth_getTransactionReceipt", [hash]).catch(() => null);
+    const raw = await provider.send("eth_getTransactionReceipt", [hash]).catch(() => null);
     if (raw) {
-      const receipt = await ctx.provider.getTransactionReceipt(hash);
+      const receipt = await provider.getTransactionReceipt(hash);
       if (receipt) return receipt;
     }
     await new Promise((r) => setTimeout(r, 200));

@@ -1,4 +1,30 @@
+import type { VerifierOptions } from "@explorer/verifier";
 import { Config } from "effect";
+
+/** Compiler builds and threads for verification (also read by the all-in-one `npm start`). */
+export const VerifierConfig = {
+  /** Compiler builds cache [~/.cache/cosmos-evm-explorer/solc]. */
+  solcCacheDir: Config.String("SOLC_CACHE_DIR").pipe(Config.withDefault("")),
+  /** Another source of compiler builds (a directory or http(s) address laid out like solc-bin). */
+  solcBuilds: Config.String("SOLC_BUILDS").pipe(Config.withDefault("")),
+  verifyWorkers: Config.Int("VERIFY_WORKERS").pipe(Config.withDefault(1)),
+  verifyTimeoutMs: Config.Int("VERIFY_TIMEOUT_MS").pipe(Config.withDefault(120_000)),
+  verifyMemoryMb: Config.Int("VERIFY_MEMORY_MB").pipe(Config.withDefault(2048)),
+};
+
+export const verifierOptions = (c: {
+  solcCacheDir: string;
+  solcBuilds: string;
+  verifyWorkers: number;
+  verifyTimeoutMs: number;
+  verifyMemoryMb: number;
+}): VerifierOptions => ({
+  ...(c.solcCacheDir ? { cacheDir: c.solcCacheDir } : {}),
+  ...(c.solcBuilds ? { builds: c.solcBuilds } : {}),
+  size: c.verifyWorkers,
+  timeoutMs: c.verifyTimeoutMs,
+  maxMemoryMb: c.verifyMemoryMb,
+});
 
 export const ApiConfig = Config.all({
   port: Config.Int("API_PORT").pipe(Config.withDefault(8080)),
@@ -12,9 +38,18 @@ export const ApiConfig = Config.all({
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
   /** API keys as `key:requestsPerMinute` pairs, comma-separated (Authorization: Bearer <key>). */
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
+  /** Largest request body accepted, in bytes (a larger one is a 413). */
+  maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
   /** NATS for the stream's "projected" events (several instances); empty: poll the store. */
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
-  /** Prometheus /metrics (REST and JSON-RPC figures) on this port; 0: none. */
-  metricsPort: Config.Int("API_METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  /** The EVM chain id (Etherscan's `chainid`). */
+  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  /** Where verifications are recorded: `nats` (the JetStream log), or `embedded` (not from here). */
+  logBackend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
+    Config.withDefault("embedded" as const),
+  ),
+  ...VerifierConfig,
 });

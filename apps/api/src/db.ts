@@ -8,6 +8,8 @@ export interface StoreState {
   readonly db: string;
   readonly height: number;
   readonly txsTotal: number;
+  /** Verified contracts projected so far (answers that show them change when it moves). */
+  readonly verified: number;
 }
 
 export interface DbShape {
@@ -31,27 +33,37 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
   let settled: { at: number; value: StoreState } | undefined;
   const load = async (): Promise<StoreState> => {
     const set = await currentSet(ch, base);
-    if (set === undefined) return { db: setDb(base, 1), height: 0, txsTotal: 0 };
+    if (set === undefined) return { db: setDb(base, 1), height: 0, txsTotal: 0, verified: 0 };
     const db = setDb(base, set);
     const rs = await ch.query({
-      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t FROM ${db}.progress WHERE name = 'projector'`,
+      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() FROM ${db}.verified_contracts) AS v FROM ${db}.progress WHERE name = 'projector'`,
       format: "JSONEachRow",
     });
-    const [row] = await rs.json<{ h: string | number; t: string | number }>();
-    return { db, height: Number(row?.h ?? 0), txsTotal: Number(row?.t ?? 0) };
+    const [row] = await rs.json<{ h: string | number; t: string | number; v: string | number }>();
+    return {
+      db,
+      height: Number(row?.h ?? 0),
+      txsTotal: Number(row?.t ?? 0),
+      verified: Number(row?.v ?? 0),
+    };
   };
   const state = Effect.tryPromise({
     try: () => {
       const now = Date.now();
       if (!cached || now - cached.at > ttlMs) {
         const at = now;
-        cached = { at, value: load() };
-        cached.value.then((value) => {
-          settled = { at, value };
-        });
-        cached.value.catch(() => {
-          cached = undefined;
-        });
+        const value = load();
+        cached = { at, value };
+        // One handler for both outcomes: a failed read must not become an unhandled rejection
+        // (which ends the process) while the store is away.
+        value.then(
+          (v) => {
+            settled = { at, value: v };
+          },
+          () => {
+            if (cached?.value === value) cached = undefined;
+          },
+        );
       }
       return cached.value;
     },

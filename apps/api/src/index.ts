@@ -1,9 +1,14 @@
 export * from "./config.ts";
 export * from "./db.ts";
 export * from "./http/app.ts";
+export * from "./http/body.ts";
+export * from "./http/client-errors.ts";
+export * from "./http/spec.ts";
 export { buildApi, listenApi, parseNativeCoins, serve } from "./main.ts";
+export { ROUTE_SPECS } from "./routes/specs.ts";
 export * from "./rpc/attach.ts";
 export * from "./rpc/config.ts";
 export * from "./stream/attach.ts";
 export * from "./stream/hub.ts";
 export * from "./stream/source.ts";
+export * from "./verification/service.ts";

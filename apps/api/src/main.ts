@@ -1,38 +1,89 @@
 #!/usr/bin/env -S node --import tsx
 import type { Server } from "node:http";
-import { LoggingLive, metricsServer, runMain } from "@explorer/service";
+import { NatsLog } from "@explorer/raw-log";
+import { LoggingLive, metricsServer, type ReadyCheck, runChecks, runMain } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
+import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
-import { ApiConfig } from "./config.ts";
+import { ApiConfig, verifierOptions } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
 import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { etherscanRoutes } from "./routes/etherscan.ts";
 import { evmRoutes } from "./routes/evm.ts";
 import { ROUTE_SPECS } from "./routes/specs.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
+import { verifyRoutes } from "./routes/verify.ts";
 import { attachRpc } from "./rpc/attach.ts";
 import { RpcConfig, rpcSettings } from "./rpc/config.ts";
 import { attachStream } from "./stream/attach.ts";
 import { natsSource, pollingSource } from "./stream/source.ts";
+import { makeVerification, Verification, type VerificationShape } from "./verification/service.ts";
 
-/** Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime. */
-export const buildApi = (ch: Parameters<typeof makeDb>[0], base: string, settings: ApiSettings) => {
+/**
+ * Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime.
+ * `verification` says where verifications are recorded (the log) and how compilers are had; by
+ * default compilers come from npm into the default cache and nothing can be recorded.
+ */
+export const buildApi = (
+  ch: Parameters<typeof makeDb>[0],
+  base: string,
+  settings: ApiSettings,
+  verification: VerificationShape = makeVerification({
+    verifier: new Verifier(),
+    log: undefined,
+    chainId: "",
+    evmChainId: 262144,
+  }),
+) => {
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       Layer.succeed(Db, Db.of(makeDb(ch, base))),
       Layer.succeed(Settings, Settings.of(settings)),
+      Layer.effect(
+        Verification,
+        Effect.acquireRelease(Effect.succeed(Verification.of(verification)), (v) =>
+          Effect.promise(() => v.verifier.close()),
+        ),
+      ),
     ),
   );
   const app = makeApp(runtime, settings, ROUTE_SPECS, (router, run) => {
     docsRoutes(router, ROUTE_SPECS);
+    // Before the routes with path parameters (/contracts/:address).
+    verifyRoutes(router, run);
+    etherscanRoutes(router, run);
     chainRoutes(router, run);
     accountRoutes(router, run);
     statSearchRoutes(router, run);
     evmRoutes(router, run);
   });
-  return { app, runtime };
+  const ready: ReadyCheck[] = [
+    {
+      name: "store",
+      check: async () => {
+        const st = await runtime.runPromise(
+          Effect.gen(function* () {
+            return yield* (yield* Db).refresh;
+          }),
+        );
+        return { tableSet: st.db, projected: st.height };
+      },
+    },
+  ];
+  // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0).
+  app.use(async (ctx, next) => {
+    if (ctx.method !== "GET") return next();
+    if (ctx.path === "/health") ctx.body = { status: "ok" };
+    else if (ctx.path === "/ready") {
+      const r = await runChecks(ready);
+      ctx.status = r.ready ? 200 : 503;
+      ctx.body = r;
+    } else return next();
+  });
+  return { app, runtime, ready };
 };
 
 /** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
@@ -72,9 +123,30 @@ export const serve = Effect.gen(function* () {
     nativeCoins: parseNativeCoins(cfg.nativeCoins),
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    maxBodyBytes: cfg.maxBodyBytes,
   };
   yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
-  const { app, runtime } = buildApi(ch, cfg.storeDb, settings);
+  // Verifications are recorded in the log: with NATS any instance can append; the embedded log
+  // belongs to the process that runs the ingester (`npm start` records through it).
+  const log =
+    cfg.logBackend === "nats"
+      ? yield* Effect.acquireRelease(
+          Effect.promise(() =>
+            NatsLog.open({ servers: cfg.natsUrl || "nats://127.0.0.1:4222", chainId: cfg.chainId }),
+          ),
+          (l) => Effect.promise(() => l.close()),
+        )
+      : undefined;
+  const verification = makeVerification({
+    verifier: new Verifier(verifierOptions(cfg)),
+    log,
+    chainId: cfg.chainId,
+    evmChainId: cfg.evmChainId,
+  });
+  const { app, runtime, ready } = buildApi(ch, cfg.storeDb, settings, verification);
+  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
+    Effect.forkChild({ startImmediately: true }),
+  );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>
@@ -99,7 +171,6 @@ export const serve = Effect.gen(function* () {
     Effect.promise(() => attachRpc(server, rpc, runtime)),
     (r) => Effect.promise(() => r.close()),
   );
-  yield* Layer.build(metricsServer(cfg.metricsPort));
   yield* Effect.logInfo(
     `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${cfg.port}${rpc.path} and ws://${cfg.host}:${cfg.port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
   );

@@ -1,8 +1,4 @@
 #!/usr/bin/env -S node --import tsx
-import { LoggingLive, runMain } from "@explorer/service";
-import { Effect } from "effect";
-import { start } from "./start.ts";
-
-/** `npm start`: the whole service in one process, zero configuration. */
-if (import.meta.url === `file://${process.argv[1]}`)
-  runMain(Effect.scoped(start).pipe(Effect.provide(LoggingLive)));
+// The `explorer` command (bin of this package; `npm start` runs `explorer start`). The body lives
+// in cli/entry.ts: tsx cannot parse a file with both a shebang and a dynamic import.
+import "./cli/entry.ts";

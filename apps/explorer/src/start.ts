@@ -2,17 +2,27 @@ import { copyFileSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  attachRpc,
   attachStream,
   buildApi,
   inProcessSource,
   listenApi,
+  makeVerification,
+  parseApiKeys,
   parseNativeCoins,
+  RpcConfig,
+  rpcSettings,
+  VerifierConfig,
+  verifierOptions,
 } from "@explorer/api";
-import { Log as IngestLog, ingest, Node } from "@explorer/ingester";
-import { followWith, Log as ProjectorLog, Store } from "@explorer/projector";
-import { EmbeddedLog } from "@explorer/raw-log";
+import { Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
+import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
+import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
+import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Layer } from "effect";
+import { planReplay, replaySample } from "./sample-replay.ts";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
 export const sampleLog = fileURLToPath(
@@ -28,27 +38,74 @@ export const StartConfig = Config.all({
   prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
+  apiKeys: Config.option(Config.Redacted("API_KEYS")),
+  /** With the sample: its last blocks are replayed at their recorded pace on a fresh data dir. */
+  /** Nodes behind the JSON-RPC proxy; empty: the followed node's EVM JSON-RPC, or the index alone. */
+  rpcUpstreams: Config.String("RPC_UPSTREAMS").pipe(Config.withDefault("")),
+  evmRpc: Config.String("EVM_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:8545")),
+  replayBlocks: Config.Int("SAMPLE_REPLAY_BLOCKS").pipe(Config.withDefault(120)),
+  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  /** The log: embedded under the data dir (default), or a JetStream another process ingests into. */
+  logBackend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
+    Config.withDefault("embedded" as const),
+  ),
+  natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
+  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
+  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  ...VerifierConfig,
 });
+
+/**
+ * Serves the bundled sample: its records go into the data log, the last ones at their recorded
+ * pace (in the background), so the projector and the stream see blocks arrive as on a live chain.
+ */
+const feedSample = (log: RawLog, dataDir: string, paced: number) =>
+  Effect.gen(function* () {
+    const copyDir = join(dataDir, "sample");
+    mkdirSync(copyDir, { recursive: true });
+    if (!existsSync(join(copyDir, "log.dat"))) copyFileSync(sampleLog, join(copyDir, "log.dat"));
+    const sample = yield* Effect.acquireRelease(
+      Effect.sync(() => EmbeddedLog.open({ dir: copyDir })),
+      (l) => Effect.promise(() => l.close()),
+    );
+    const last = (yield* Effect.promise(() => sample.lastHeight())) ?? 0;
+    const have = (yield* Effect.promise(() => log.lastHeight())) ?? 0;
+    const plan = planReplay(last, paced);
+    if (have >= last) return;
+    yield* Effect.logInfo(
+      have === 0
+        ? `no node given (--comet-rpc): serving the bundled sample chain (heights 1..${last}); heights ${plan.instantUpTo + 1}..${last} are replayed at their recorded pace, so the stream shows new blocks for a while`
+        : `resuming the sample replay at height ${have + 1} of ${last}`,
+    );
+    yield* Effect.tryPromise((signal) => replaySample(sample, log, plan, { signal })).pipe(
+      Effect.andThen(Effect.logInfo(`sample replay done: heights 1..${last} served`)),
+      Effect.forkScoped({ startImmediately: true }),
+    );
+    // The instant part first, so the API answers with the sample's data from the start.
+    while (
+      ((yield* Effect.promise(() => log.lastHeight())) ?? 0) < Math.min(plan.instantUpTo, last)
+    )
+      yield* Effect.sleep("50 millis");
+  });
 
 /**
  * Embedded mode in one process: the raw-block log and chDB under EXPLORER_DATA_DIR, the projector
  * following the log, the REST API; and, when COMET_RPC_URL names a node, the ingester. With no
- * node and an empty log, the bundled sample chain is copied in first.
+ * node, the bundled sample chain is fed into the log.
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
   const logDir = join(cfg.dataDir, "log");
   mkdirSync(logDir, { recursive: true });
-  const logFile = join(logDir, "log.dat");
-  const empty = !existsSync(logFile) || statSync(logFile).size === 0;
-  if (empty && !cfg.cometRpc) {
-    copyFileSync(sampleLog, logFile);
-    yield* Effect.logInfo(
-      `no node given (COMET_RPC_URL): serving the bundled sample chain, copied into ${logDir}`,
-    );
-  }
+  const warn = yield* callbackWarner;
   const log = yield* Effect.acquireRelease(
-    Effect.sync(() => EmbeddedLog.open({ dir: logDir })),
+    Effect.promise(() =>
+      openLogPatiently(
+        { backend: cfg.logBackend, dir: logDir, natsUrl: cfg.natsUrl, chainId: cfg.chainId },
+        (m, next) => warn(`waiting for the log (next try in ${next} ms): ${m}`),
+      ),
+    ),
     (l) => Effect.promise(() => l.close()),
   );
   const ch = yield* Effect.acquireRelease(
@@ -67,35 +124,72 @@ export const start = Effect.gen(function* () {
     ),
     Effect.forkScoped({ startImmediately: true }),
   );
+  const ready: ReadyCheck[] = projectorChecks(ch, log, "explorer");
   if (cfg.cometRpc) {
-    yield* ingest.pipe(
-      Effect.provide(
-        Layer.succeed(IngestLog, IngestLog.of(log)).pipe(Layer.provideMerge(Node.layer)),
-      ),
-      Effect.forkScoped({ startImmediately: true }),
-    );
+    const node = Layer.succeed(IngestLog, IngestLog.of(log)).pipe(Layer.provideMerge(Node.layer));
+    const [nodeCheck] = yield* ingesterChecks.pipe(Effect.provide(node));
+    if (nodeCheck) ready.push(nodeCheck);
+    yield* ingest.pipe(Effect.provide(node), Effect.forkScoped({ startImmediately: true }));
+  } else if (
+    cfg.logBackend === "embedded" &&
+    (!existsSync(join(logDir, "log.dat")) ||
+      statSync(join(logDir, "log.dat")).size === 0 ||
+      existsSync(join(cfg.dataDir, "sample")))
+  ) {
+    yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
   }
 
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: cfg.prefix,
-    nativeCoins: parseNativeCoins(cfg.nativeCoins),
-    rateLimitPerMinute: cfg.rateLimit,
-    apiKeys: new Map(),
+  // Verifications go into this process's log, after the blocks (a replay restores them).
+  const verification = makeVerification({
+    verifier: new Verifier(verifierOptions(cfg)),
+    log,
+    chainId: cfg.chainId,
+    evmChainId: cfg.evmChainId,
   });
+  const { app, runtime } = buildApi(
+    ch,
+    "explorer",
+    {
+      prefix: cfg.prefix,
+      nativeCoins: parseNativeCoins(cfg.nativeCoins),
+      rateLimitPerMinute: cfg.rateLimit,
+      apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    },
+    verification,
+  );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
     (s) => Effect.promise(() => s.close()),
+  );
+  const rpc = rpcSettings(
+    {
+      ...(yield* RpcConfig),
+      upstreams: cfg.rpcUpstreams || (cfg.cometRpc ? cfg.evmRpc : ""),
+    },
+    parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+  );
+  yield* Effect.acquireRelease(
+    Effect.promise(() => attachRpc(server, rpc, runtime)),
+    (r) => Effect.promise(() => r.close()),
+  );
+  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
+    Effect.forkScoped({ startImmediately: true }),
   );
   const base = `http://${cfg.host}:${cfg.port}`;
   yield* Effect.logInfo(
     [
       "explorer is running (embedded mode)",
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
+      `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
-      `  data          ${cfg.dataDir} (raw-block log in log/, ClickHouse (chDB) in chdb/)`,
-      `  chain         ${cfg.cometRpc || "the bundled sample chain (set COMET_RPC_URL and friends to follow a node)"}`,
+      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${cfg.port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => u.http ?? u.ws).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
+      `  health        ${base}/health and ${base}/ready`,
+      `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
+      `  chain         ${cfg.cometRpc || (cfg.logBackend === "nats" ? `the log in NATS (${cfg.natsUrl}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
   return yield* Effect.never;
 });
+
+export const startProgram = Effect.scoped(start);

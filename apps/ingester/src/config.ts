@@ -28,7 +28,8 @@ export const IngestConfig = Config.all({
   /** Stop after this height (0: follow the head forever). */
   stopHeight: Config.Int("STOP_HEIGHT").pipe(Config.withDefault(0)),
   pollMs: Config.Int("HEAD_POLL_MS").pipe(Config.withDefault(250)),
-  metricsPort: Config.Int("INGESTER_METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
   progress: Config.Boolean("PROGRESS").pipe(Config.withDefault(true)),
 });
 

@@ -2,6 +2,6 @@ export { assembleRawBlock, type Readers } from "./assemble/raw-block.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
 export { ingest, metrics } from "./ingest.ts";
-export { IngesterLive } from "./main.ts";
+export { IngesterLive, ingesterChecks, ingesterProgram } from "./main.ts";
 export { makeReaders } from "./node/readers.ts";
 export * from "./services.ts";

@@ -1,4 +1,4 @@
-import { decodeRecord, encodeRecord, isMetadataRecord, type RawBlockV1 } from "@explorer/raw-block";
+import { decodeRecord, encodeRecord, isBlockRecord, type RawBlockV1 } from "@explorer/raw-block";
 import { LogUnavailableError } from "@explorer/raw-log";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
@@ -66,21 +66,26 @@ const retryNode = <A, E, R>(eff: Effect.Effect<A, E | NodeUnavailable, R>) =>
   );
 
 /**
- * Checks the node before ingesting: reachable (a few tries), the expected chain, the heights not
- * pruned. Each problem is a clear BadSetup error at start rather than a crash later.
+ * Checks the node before ingesting: reachable, the expected chain, the heights not pruned. On a
+ * first start an unreachable node is a clear BadSetup error after a few tries (likely a wrong
+ * address); when resuming a log this node already filled, it is an outage: wait for it.
  */
-const preflight = (start: number) =>
+const preflight = (start: number, resuming: boolean) =>
   Effect.gen(function* () {
     const node = yield* Node;
     const cfg = yield* IngestConfig;
     const reach = <A>(what: string, f: () => Promise<A>) =>
-      nodeCall(what, f).pipe(
-        Effect.retry({ schedule: Schedule.exponential("300 millis"), times: 4 }),
-        Effect.mapError(
-          (e) =>
-            new BadSetup({ message: `${e.message} — is the node running and the address right?` }),
-        ),
-      );
+      resuming
+        ? retryNode(nodeCall(what, f))
+        : nodeCall(what, f).pipe(
+            Effect.retry({ schedule: Schedule.exponential("300 millis"), times: 4 }),
+            Effect.mapError(
+              (e) =>
+                new BadSetup({
+                  message: `${e.message} — is the node running and the address right?`,
+                }),
+            ),
+          );
     const status = yield* reach(`CometBFT RPC ${node.comet.url}`, () => node.comet.status());
     yield* reach(`EVM JSON-RPC ${node.evm.url}`, () => node.evm.chainId());
     yield* reach(`Cosmos REST ${node.rest.url}`, () =>
@@ -127,7 +132,7 @@ const lastBlockInLog = Effect.gen(function* () {
     for await (const e of log.read(last, { follow: false })) {
       if (e.kind !== "block") continue;
       const r = decodeRecord(e.payload);
-      return isMetadataRecord(r) ? undefined : r;
+      return isBlockRecord(r) ? r : undefined;
     }
     return undefined;
   });
@@ -147,7 +152,7 @@ export const ingest = Effect.gen(function* () {
 
   const lastRaw = yield* lastBlockInLog;
   const start = lastRaw ? lastRaw.height + 1 : cfg.startHeight;
-  const status = yield* preflight(start);
+  const status = yield* preflight(start, lastRaw !== undefined);
   if (lastRaw && lastRaw.chainId !== status.chainId) {
     return yield* new BadSetup({
       message: `${log.describe} holds chain ${lastRaw.chainId}, but the node serves ${status.chainId}`,

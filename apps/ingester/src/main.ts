@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
-import { LoggingLive, metricsServer, runMain } from "@explorer/service";
+import { LoggingLive, metricsServer, type ReadyCheck, runMain } from "@explorer/service";
 import { Effect, Layer } from "effect";
 import { IngestConfig } from "./config.ts";
 import { ingest } from "./ingest.ts";
@@ -8,9 +8,31 @@ import { Log, Node } from "./services.ts";
 /** The ingester as a process: node → RawBlocks → log, until SIGINT/SIGTERM. */
 export const IngesterLive = Layer.mergeAll(Log.layer).pipe(Layer.provideMerge(Node.layer));
 
-const program = Effect.gen(function* () {
+/** Ready when the node and the log answer; reports the node's head and the lag behind it. */
+export const ingesterChecks = Effect.gen(function* () {
+  const node = yield* Node;
+  const log = yield* Log;
+  return [
+    {
+      name: "node",
+      check: async () => {
+        const { latestHeight } = await node.comet.status();
+        const ingested = (await log.lastHeight().catch(() => undefined)) ?? 0;
+        return { url: node.comet.url, head: latestHeight, ingested, lag: latestHeight - ingested };
+      },
+    },
+    {
+      name: "log",
+      check: async () => ({ log: log.describe, height: (await log.lastHeight()) ?? 0 }),
+    },
+  ] satisfies ReadyCheck[];
+});
+
+/** The ingester with its admin port (metrics, health, readiness). */
+export const ingesterProgram = Effect.gen(function* () {
   const cfg = yield* IngestConfig;
-  yield* Layer.launch(metricsServer(cfg.metricsPort)).pipe(
+  const ready = yield* ingesterChecks;
+  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
     Effect.forkChild({ startImmediately: true }),
   );
   yield* ingest;
@@ -19,7 +41,7 @@ const program = Effect.gen(function* () {
   Effect.catchTag("BadSetup", (e) =>
     Effect.logError(e.message).pipe(Effect.andThen(Effect.fail(e))),
   ),
-  Effect.provide(LoggingLive),
 );
 
-if (import.meta.url === `file://${process.argv[1]}`) runMain(program);
+if (import.meta.url === `file://${process.argv[1]}`)
+  runMain(ingesterProgram.pipe(Effect.provide(LoggingLive)));

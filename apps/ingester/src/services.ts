@@ -1,4 +1,5 @@
-import { openLog, type RawLog } from "@explorer/raw-log";
+import { openLogPatiently, type RawLog } from "@explorer/raw-log";
+import { callbackWarner } from "@explorer/service";
 import { Context, Effect, Layer } from "effect";
 import type { Readers } from "./assemble/raw-block.ts";
 import { IngestConfig, LogConfig, NodeConfig } from "./config.ts";
@@ -40,9 +41,13 @@ export class Log extends Context.Service<Log, RawLog>()("ingester/Log") {
               message: `cannot read the chain id from ${node.comet.url}: ${(e as Error).message}`,
             }),
         })).chainId;
+      const warn = yield* callbackWarner;
       const log = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: (): Promise<RawLog> => openLog({ ...cfg, chainId }),
+          try: (): Promise<RawLog> =>
+            openLogPatiently({ ...cfg, chainId }, (m, next) =>
+              warn(`waiting for the log (next try in ${next} ms): ${m}`),
+            ),
           catch: (e) => new Error(`cannot open the ${cfg.backend} log: ${(e as Error).message}`),
         }),
         (l) => Effect.promise(() => l.close()),

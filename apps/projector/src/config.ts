@@ -20,5 +20,6 @@ export const ProjectorConfig = Config.all({
   follow: Config.Boolean("FOLLOW").pipe(Config.withDefault(true)),
   /** Replay the whole log again into the current set, ignoring the recorded progress. */
   fromStart: Config.Boolean("FROM_START").pipe(Config.withDefault(false)),
-  metricsPort: Config.Int("PROJECTOR_METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
+  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
 });

@@ -6,7 +6,9 @@ export {
   followWith,
   Log,
   metrics,
+  migrateProgram,
   ProjectorLive,
+  projectorChecks,
   reindexProgram,
   Store,
 } from "./main.ts";

@@ -1,8 +1,22 @@
 #!/usr/bin/env -S node --import tsx
 import type { ClickHouseClient } from "@clickhouse/client";
-import { openLog, projectedSubject, type RawLog } from "@explorer/raw-log";
-import { LoggingLive, runMain } from "@explorer/service";
-import { currentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
+import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-log";
+import {
+  callbackWarner,
+  LoggingLive,
+  metricsServer,
+  type ReadyCheck,
+  runMain,
+} from "@explorer/service";
+import {
+  currentSet,
+  migrate,
+  openClickHouse,
+  parseStoreUrl,
+  repointViews,
+  setDb,
+  switchSet,
+} from "@explorer/store";
 import { connect } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
@@ -10,7 +24,7 @@ import { ProjectorConfig } from "./config.ts";
 import { projectLog } from "./project.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
-import type { Progress } from "./writer.ts";
+import { type Progress, readProgress, TABLES } from "./writer.ts";
 
 export class Store extends Context.Service<Store, ClickHouseClient>()("projector/Store") {
   static readonly layer = Layer.effect(
@@ -32,9 +46,14 @@ export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
     Log,
     Effect.gen(function* () {
       const cfg = yield* ProjectorConfig;
+      const warn = yield* callbackWarner;
       return Log.of(
         yield* Effect.acquireRelease(
-          Effect.promise(() => openLog(cfg)),
+          Effect.promise(() =>
+            openLogPatiently(cfg, (m, next) =>
+              warn(`waiting for the log (next try in ${next} ms): ${m}`),
+            ),
+          ),
           (l) => Effect.promise(() => l.close()),
         ),
       );
@@ -106,9 +125,33 @@ export const followWith = (announce?: (p: Progress) => void) =>
     }
   });
 
+/** Ready when the store and the log answer; reports the projected height and the lag behind the log. */
+export const projectorChecks = (ch: ClickHouseClient, log: RawLog, base: string): ReadyCheck[] => [
+  {
+    name: "store",
+    check: async () => {
+      const set = await currentSet(ch, base);
+      const projected = set === undefined ? 0 : (await readProgress(ch, setDb(base, set))).height;
+      const head = (await log.lastHeight().catch(() => undefined)) ?? projected;
+      return { tableSet: set ?? null, projected, lag: Math.max(0, head - projected) };
+    },
+  },
+  {
+    name: "log",
+    check: async () => ({ log: log.describe, height: (await log.lastHeight()) ?? 0 }),
+  },
+];
+
 /** Follows the log; "projected up to H" goes to the metrics and, with NATS, to `explorer.<chain>.projected`. */
 export const follow = Effect.gen(function* () {
   const cfg = yield* ProjectorConfig;
+  yield* Layer.launch(
+    metricsServer({
+      port: cfg.metricsPort,
+      host: cfg.metricsHost,
+      ready: projectorChecks(yield* Store, yield* Log, cfg.storeDb),
+    }),
+  ).pipe(Effect.forkChild({ startImmediately: true }));
   if (cfg.backend !== "nats") return yield* followWith();
   const nc = yield* Effect.acquireRelease(
     Effect.promise(() => connect({ servers: cfg.natsUrl, name: "explorer-projector" })),
@@ -141,6 +184,27 @@ export const reindexProgram = Effect.gen(function* () {
       batchIdleMs: cfg.batchIdleMs,
     }),
   );
+});
+
+/** Creates the current table set if there is none and applies the migrations it lacks. */
+export const migrateProgram = Effect.gen(function* () {
+  const cfg = yield* ProjectorConfig;
+  const ch = yield* Store;
+  const existing = yield* Effect.tryPromise(() => currentSet(ch, cfg.storeDb));
+  const set = existing ?? 1;
+  const db = setDb(cfg.storeDb, set);
+  const applied = yield* Effect.tryPromise(() => migrate(ch, db));
+  if (existing === undefined)
+    yield* Effect.tryPromise(async () => {
+      await switchSet(ch, cfg.storeDb, set);
+      await repointViews(ch, cfg.storeDb, set, TABLES);
+    });
+  yield* Effect.logInfo(
+    applied.length
+      ? `${db}: applied ${applied.join(", ")}`
+      : `${db}: every migration was already applied`,
+  );
+  return applied;
 });
 
 if (import.meta.url === `file://${process.argv[1]}`) {

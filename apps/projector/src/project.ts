@@ -73,7 +73,7 @@ export const projectLog = async (
   let pending: Promise<IteratorResult<LogEntry>> | undefined;
   for (;;) {
     pending ??= it.next();
-    const r = writer.pending > 0 ? await nextOr(pending, o.batchIdleMs) : await pending;
+    const r = writer.entries > 0 ? await nextOr(pending, o.batchIdleMs) : await pending;
     if (r === "idle") {
       await settled();
       if (await o.shouldStop?.()) break;

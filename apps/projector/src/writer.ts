@@ -3,8 +3,9 @@ import {
   type ProjectionContext,
   projectMetadataRecord,
   projectRawBlock,
+  projectVerificationRecord,
 } from "@explorer/projections";
-import { decodeRecord, isMetadataRecord } from "@explorer/raw-block";
+import { decodeRecord, isMetadataRecord, isVerificationRecord } from "@explorer/raw-block";
 import type { LogEntry } from "@explorer/raw-log";
 
 /** Tables a batch writes, in this order; `progress` goes last, so readers never see a partial batch. */
@@ -27,6 +28,7 @@ export const TABLES = [
   "token_holders",
   "token_inventory",
   "nft_metadata",
+  "verified_contracts",
 ] as const;
 
 export interface Progress {
@@ -42,6 +44,7 @@ export interface Progress {
 export class BatchWriter {
   private rows = new Map<string, object[]>();
   private blocks = 0;
+  private records = 0;
   private lastHeight: number;
   private txsTotal: number;
 
@@ -63,26 +66,34 @@ export class BatchWriter {
     return this.blocks;
   }
 
+  /** Entries of any kind in the batch (a lone metadata or verification record still gets written). */
+  get entries() {
+    return this.records;
+  }
+
   /** Adds one entry to the batch. Blocks must come in height order, each once. */
   add(entry: LogEntry): void {
     const record = decodeRecord(entry.payload);
+    this.records++;
     const out = isMetadataRecord(record)
       ? projectMetadataRecord(record)
-      : (() => {
-          // An empty table set starts at the log's first block, whatever its height.
-          if (this.lastHeight === 0 && this.blocks === 0 && this.txsTotal === 0)
-            this.lastHeight = record.height - 1;
-          if (record.height !== this.lastHeight + 1) {
-            throw new Error(
-              `log gap or disorder: got height ${record.height} after ${this.lastHeight}`,
-            );
-          }
-          const rows = projectRawBlock(record, { ...this.ctx, txsBefore: this.txsTotal });
-          this.txsTotal += record.txs.length;
-          this.lastHeight = record.height;
-          this.blocks++;
-          return rows;
-        })();
+      : isVerificationRecord(record)
+        ? projectVerificationRecord(record)
+        : (() => {
+            // An empty table set starts at the log's first block, whatever its height.
+            if (this.lastHeight === 0 && this.blocks === 0 && this.txsTotal === 0)
+              this.lastHeight = record.height - 1;
+            if (record.height !== this.lastHeight + 1) {
+              throw new Error(
+                `log gap or disorder: got height ${record.height} after ${this.lastHeight}`,
+              );
+            }
+            const rows = projectRawBlock(record, { ...this.ctx, txsBefore: this.txsTotal });
+            this.txsTotal += record.txs.length;
+            this.lastHeight = record.height;
+            this.blocks++;
+            return rows;
+          })();
     for (const [table, list] of Object.entries(out)) {
       if (list.length === 0) continue;
       const acc = this.rows.get(table);
@@ -100,6 +111,7 @@ export class BatchWriter {
     };
     this.rows = new Map();
     this.blocks = 0;
+    this.records = 0;
     return batch;
   }
 

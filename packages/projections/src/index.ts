@@ -1,4 +1,4 @@
-import type { MetadataRecordV1, RawBlockV1 } from "@explorer/raw-block";
+import type { MetadataRecordV1, RawBlockV1, VerificationRecordV1 } from "@explorer/raw-block";
 import { projectAccounts } from "./accounts.ts";
 import { projectBlock } from "./blocks.ts";
 import { projectChainState } from "./chain-state.ts";
@@ -12,6 +12,7 @@ import {
 } from "./evm.ts";
 import { projectTxs } from "./txs.ts";
 import { projectValidators } from "./validators.ts";
+import { projectVerification } from "./verification.ts";
 
 export type Rows = Record<string, readonly object[]>;
 
@@ -30,9 +31,12 @@ export const projectRawBlock = (raw: RawBlockV1, ctx: ProjectionContext): Rows =
 
 export const projectMetadataRecord = (m: MetadataRecordV1): Rows => projectMetadata(m);
 
+export const projectVerificationRecord = (v: VerificationRecordV1): Rows => projectVerification(v);
+
 export * from "./accounts.ts";
 export * from "./blocks.ts";
 export * from "./context.ts";
 export * from "./evm.ts";
 export * from "./txs.ts";
 export * from "./validators.ts";
+export * from "./verification.ts";

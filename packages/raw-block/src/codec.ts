@@ -1,5 +1,13 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { type MetadataRecordV1, RAW_BLOCK_VERSION, type RawBlockV1 } from "./types.ts";
+import {
+  type MetadataRecordV1,
+  RAW_BLOCK_VERSION,
+  type RawBlockV1,
+  type VerificationRecordV1,
+} from "./types.ts";
+
+/** Every kind of record the log holds. */
+export type LogRecord = RawBlockV1 | MetadataRecordV1 | VerificationRecordV1;
 
 /**
  * Wire format of log records: gzip of the JSON text. JSON keeps the node's answers as they were;
@@ -11,7 +19,7 @@ export class RawBlockFormatError extends Error {
   override readonly name = "RawBlockFormatError";
 }
 
-export const encodeRecord = (record: RawBlockV1 | MetadataRecordV1): Uint8Array =>
+export const encodeRecord = (record: LogRecord): Uint8Array =>
   gzipSync(Buffer.from(JSON.stringify(record)), { level: 5 });
 
 const decodeJson = (bytes: Uint8Array): { v?: unknown; kind?: unknown } => {
@@ -30,8 +38,13 @@ const decodeJson = (bytes: Uint8Array): { v?: unknown; kind?: unknown } => {
   return value;
 };
 
-export const decodeRecord = (bytes: Uint8Array): RawBlockV1 | MetadataRecordV1 =>
-  decodeJson(bytes) as unknown as RawBlockV1 | MetadataRecordV1;
+export const decodeRecord = (bytes: Uint8Array): LogRecord =>
+  decodeJson(bytes) as unknown as LogRecord;
 
-export const isMetadataRecord = (r: RawBlockV1 | MetadataRecordV1): r is MetadataRecordV1 =>
+export const isMetadataRecord = (r: LogRecord): r is MetadataRecordV1 =>
   (r as MetadataRecordV1).kind === "metadata";
+
+export const isVerificationRecord = (r: LogRecord): r is VerificationRecordV1 =>
+  (r as VerificationRecordV1).kind === "verification";
+
+export const isBlockRecord = (r: LogRecord): r is RawBlockV1 => !("kind" in r);

@@ -124,3 +124,36 @@ export interface MetadataRecordV1 {
   readonly metadata: JsonObject | null;
   readonly error: string | null;
 }
+
+/**
+ * A contract verification that succeeded, logged as its own record (key `verify.<address>`) by
+ * the API, so a replay of the log restores it. Written once per address.
+ */
+export interface VerificationRecordV1 {
+  readonly v: typeof RAW_BLOCK_VERSION;
+  readonly kind: "verification";
+  readonly chainId: string;
+  /** The last block in the log when it was recorded (the record sits after it). */
+  readonly height: number;
+  readonly verifiedAt: string;
+  /** Lowercase 0x address. */
+  readonly address: string;
+  readonly contractName: string;
+  readonly fileName: string;
+  /** `v<version>+commit.<hash>` */
+  readonly compilerVersion: string;
+  readonly codeFormat: "solidity-single-file" | "solidity-standard-json-input";
+  /** As submitted: the single file, or the standard-JSON input text. */
+  readonly sourceCode: string;
+  readonly optimization: boolean;
+  readonly runs: number;
+  readonly evmVersion: string;
+  /** Hex without 0x. */
+  readonly constructorArguments: string;
+  readonly libraries: readonly { readonly name: string; readonly address: string }[];
+  /** The ABI (JSON array). */
+  readonly abi: readonly Json[];
+  readonly match: "full" | "partial";
+  /** SPDX identifier the source declares, or empty. */
+  readonly license: string;
+}

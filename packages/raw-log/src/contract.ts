@@ -72,6 +72,20 @@ export const logContract = (adapter: string, open: (name: string) => Promise<Raw
       await log.close();
     });
 
+    it("takes keys with dots (verification records: verify.<address>), once each", async () => {
+      const log = await open(fresh());
+      await log.appendBlock(1, bytes("b1"));
+      const key = "verify.0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
+      expect(await log.appendMetadata(key, 1, bytes("v"))).toBe("appended");
+      expect(await log.appendMetadata(key, 1, bytes("again"))).toBe("duplicate");
+      const all = await collect(log, 1);
+      expect(all.map((e) => [e.kind, e.key, text(e)])).toEqual([
+        ["block", "1", "b1"],
+        ["metadata", key, "v"],
+      ]);
+      await log.close();
+    });
+
     it("replays from any height", async () => {
       const log = await open(fresh());
       for (let h = 1; h <= 6; h++) await log.appendBlock(h, bytes(`b${h}`));

@@ -1,6 +1,6 @@
 import { EmbeddedLog } from "./embedded.ts";
 import { NatsLog } from "./nats.ts";
-import type { RawLog } from "./port.ts";
+import { LogUnavailableError, type RawLog } from "./port.ts";
 
 export interface LogSettings {
   readonly backend: "embedded" | "nats";
@@ -17,3 +17,24 @@ export const openLog = (s: LogSettings): Promise<RawLog> =>
   s.backend === "nats"
     ? NatsLog.open({ servers: s.natsUrl, chainId: s.chainId })
     : Promise.resolve(EmbeddedLog.open({ dir: s.dir }));
+
+/**
+ * Opens the log, waiting while it cannot be reached (a NATS server restarting): retries with
+ * backoff (0.5 s doubling to 10 s), telling `onWait` each time. Other errors are not retried.
+ */
+export const openLogPatiently = async (
+  s: LogSettings,
+  onWait: (message: string, nextMs: number) => void,
+  signal?: AbortSignal,
+): Promise<RawLog> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openLog(s);
+    } catch (e) {
+      if (!(e instanceof LogUnavailableError) || signal?.aborted) throw e;
+      const next = Math.min(10_000, 500 * 2 ** attempt);
+      onWait(e.message, next);
+      await new Promise((r) => setTimeout(r, next));
+    }
+  }
+};

@@ -1,26 +1,50 @@
 import { createServer } from "node:http";
 import { Effect, Layer } from "effect";
 import { PrometheusMetrics } from "effect/observability";
+import { type ReadyCheck, runChecks } from "./health.ts";
+
+export interface AdminOptions {
+  readonly port: number | undefined;
+  /** Interface to listen on (default 127.0.0.1; 0.0.0.0 in a container). */
+  readonly host?: string;
+  /** Metric name prefix (default `explorer`). */
+  readonly prefix?: string;
+  /** What /ready checks. */
+  readonly ready?: readonly ReadyCheck[];
+}
 
 /**
- * Serves Prometheus metrics (GET /metrics) and a liveness answer (GET /health) on the given
- * port, for as long as the layer lives. Port 0 or undefined: no server.
+ * The admin port of an app: Prometheus metrics (GET /metrics), liveness (GET /health: the process
+ * answers) and readiness (GET /ready: 200 when every check passes, else 503, with each check's
+ * details), for as long as the layer lives. Port 0 or undefined: no server.
  */
-export const metricsServer = (port: number | undefined, prefix = "explorer") =>
+export const metricsServer = (opts: AdminOptions | number | undefined) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      if (!port) return;
+      const o: AdminOptions = typeof opts === "object" ? opts : { port: opts };
+      if (!o.port) return;
+      const host = o.host ?? "127.0.0.1";
       const server = yield* Effect.acquireRelease(
         Effect.callback<ReturnType<typeof createServer>>((resume) => {
           const s = createServer((req, res) => {
+            const json = (status: number, body: unknown) =>
+              res
+                .writeHead(status, { "content-type": "application/json" })
+                .end(JSON.stringify(body));
             if (req.url === "/metrics") {
-              const text = Effect.runSync(PrometheusMetrics.format({ prefix }));
+              const text = Effect.runSync(
+                PrometheusMetrics.format({ prefix: o.prefix ?? "explorer" }),
+              );
               res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(text);
-            } else if (req.url === "/health") {
-              res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
-            } else res.writeHead(404).end();
+            } else if (req.url === "/health") json(200, { status: "ok" });
+            else if (req.url === "/ready")
+              runChecks(o.ready ?? []).then(
+                (r) => json(r.ready ? 200 : 503, r),
+                (e) => json(503, { ready: false, error: String(e) }),
+              );
+            else res.writeHead(404).end();
           });
-          s.listen(port, "127.0.0.1", () => resume(Effect.succeed(s)));
+          s.listen(o.port, host, () => resume(Effect.succeed(s)));
         }),
         (s) =>
           Effect.callback<void>((resume) => {
@@ -28,7 +52,7 @@ export const metricsServer = (port: number | undefined, prefix = "explorer") =>
           }),
       );
       yield* Effect.logInfo(
-        `metrics on http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`,
+        `metrics, health and readiness on http://${host}:${(server.address() as { port: number }).port}/{metrics,health,ready}`,
       );
     }),
   );

@@ -41,3 +41,11 @@ export const launch = <E>(layer: Layer.Layer<never, E>) =>
       Effect.tapCause((c) => Effect.logError("stopped", c)),
     ),
   );
+
+/** A warning logger for plain callbacks (outside effects), through the current logger. */
+export const callbackWarner = Effect.gen(function* () {
+  const context = yield* Effect.context<never>();
+  return (message: string): void => {
+    Effect.runForkWith(context)(Effect.logWarning(message));
+  };
+});

@@ -12,7 +12,11 @@ const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
 import { Db } from "../db.ts";
+import type { Verification } from "../verification/service.ts";
+import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
+import { answerClientErrors } from "./client-errors.ts";
 import { Lru } from "./lru.ts";
+import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
@@ -24,25 +28,37 @@ export interface ApiSettings {
   readonly rateLimitPerMinute: number;
   /** API key → requests per minute. */
   readonly apiKeys: ReadonlyMap<string, number>;
+  /** Largest request body accepted (default 1 MiB): a larger declared length is a 413. */
+  readonly maxBodyBytes?: number;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
 
-export type Services = Db | Settings;
+export type Services = Db | Settings | Verification;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
 
-/** Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). */
+/**
+ * Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). A limit that is not a
+ * positive integer is refused (it would otherwise mean no limit); the message never quotes a key.
+ */
 export const parseApiKeys = (
   value: Option.Option<Redacted.Redacted<string>>,
   anonymous: number,
 ): Map<string, number> => {
   const out = new Map<string, number>();
   if (Option.isNone(value)) return out;
-  for (const part of Redacted.value(value.value).split(",")) {
-    const [key, limit] = part.trim().split(":");
-    if (key) out.set(key, limit ? Number(limit) : anonymous * 10);
-  }
+  Redacted.value(value.value)
+    .split(",")
+    .forEach((part, i) => {
+      const [key, limit, ...rest] = part.trim().split(":");
+      if (!key) return;
+      if (rest.length || (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit)))
+        throw new Error(
+          `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit`,
+        );
+      out.set(key, limit ? Number(limit) : anonymous * 10);
+    });
   return out;
 };
 
@@ -63,6 +79,7 @@ export const makeApp = (
   const app = new Koa();
   const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
 
+  app.use(httpMetrics);
   app.use(async (ctx, next) => {
     const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
     ctx.state.requestId = id;
@@ -72,6 +89,11 @@ export const makeApp = (
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
     try {
       await next();
+      // A method the router does not know (PROPFIND, TRACE…) is a 405 on a route, else a 404.
+      if (ctx.status === 501 && ctx.body === undefined) {
+        ctx.status = ctx.response.get("allow") ? 405 : 404;
+        if (ctx.status === 404) ctx.remove("allow");
+      }
       if (ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
         ctx.body = { error: `no such endpoint: ${ctx.method} ${ctx.path}` };
@@ -81,6 +103,7 @@ export const makeApp = (
       const status = (e as { status?: number }).status;
       if (status && status >= 400 && status < 500) {
         ctx.status = status;
+        if (status === 413) ctx.set("connection", "close"); // the rest of the body is never read
         ctx.body = { error: (e as Error).message || "Invalid request" };
       } else {
         log("error", { requestId: id, path: ctx.path, error: String((e as Error)?.stack ?? e) });
@@ -88,6 +111,14 @@ export const makeApp = (
         ctx.body = { error: `internal error (request id ${id})` };
       }
     }
+  });
+
+  // No body beyond the limit is read: a larger declared length is refused before any byte of it
+  // arrives (streamed bodies are counted by readJsonBody).
+  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
+  app.use(async (ctx, next) => {
+    if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
+    await next();
   });
 
   app.use(async (ctx, next) => {
@@ -116,7 +147,7 @@ export const makeApp = (
     await next();
   });
 
-  const specs = new Map(routes.map((r) => [`/api/1.0${r.path}`, r]));
+  const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
   const db = runtime.runSync(
     Effect.gen(function* () {
       return yield* Db;
@@ -130,7 +161,9 @@ export const makeApp = (
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
-      const spec = specs.get((ctx as { _matchedRoute?: string })._matchedRoute ?? "");
+      const spec = specs.get(
+        `${ctx.method === "HEAD" ? "GET" : ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? ""}`,
+      );
       // The route's schema validates the request before its handler runs.
       const handle = Effect.suspend(() => {
         if (spec)
@@ -142,13 +175,14 @@ export const makeApp = (
           );
         return h(ctx);
       });
-      if (spec) {
+      if (spec && spec.method === "get" && spec.cache !== "none") {
         // Hot answers are keyed by the projected height (a new height makes new keys), immutable
         // ones (a projected block, a tx) by the table set alone. The serialised answer is kept,
         // and concurrent requests for the same key share one computation.
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
-          const key = `${st.db}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
+          // A verification changes answers (records, decoded names) without the height moving.
+          const key = `${st.db}:v${st.verified}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
           let pending = cache.get(key);
           if (!pending) {
             pending = runtime.runPromiseExit(handle).then((x) => {
@@ -202,5 +236,8 @@ export const makeApp = (
   register(router, run);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) =>
+    answerClientErrors(listen(...args))) as typeof app.listen;
   return Object.assign(app, { router });
 };

@@ -45,10 +45,12 @@ export interface ParamSpec {
   readonly values?: readonly string[];
   readonly min?: number;
   readonly max?: number;
+  /** A query parameter the route cannot do without (path parameters always are). */
+  readonly required?: boolean;
 }
 
 export interface RouteSpec {
-  readonly method: "get";
+  readonly method: "get" | "post";
   /** Koa style, under /api/1.0: `/blocks/:height`. */
   readonly path: string;
   readonly summary: string;
@@ -60,9 +62,12 @@ export interface RouteSpec {
   /**
    * Every answer is kept in memory until the projected height moves (it is a pure function of the
    * table set, the height and the URL); "immutable" ones (a block or tx by id) for as long as the
-   * table set stays; "hot" marks the ones the front page asks for all the time.
+   * table set stays; "hot" marks the ones the front page asks for all the time; "none" answers
+   * are never kept (they change without the height moving, or are not JSON).
    */
-  readonly cache?: "hot" | "immutable";
+  readonly cache?: "hot" | "immutable" | "none";
+  /** A POST body's JSON schema (`form`: also form-encoded), for the OpenAPI document. */
+  readonly body?: { readonly schema: Record<string, unknown>; readonly form?: boolean };
   /** A request that must validate (checked by the tests): path values and query. */
   readonly example: Record<string, string>;
 }
@@ -159,6 +164,13 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
   }
 };
 
+/** The parameters every list takes besides its own (sort: one of the route's `sort` fields). */
+export const LIST_PARAMS: readonly ParamSpec[] = [
+  q("page", "int", "page number, 1-based", { min: 1 }),
+  q("limit", "int", "entities per page", { min: 1, max: LIMIT_MAX }),
+  q("sort", "string", "field; prefix - for descending"),
+];
+
 /** Validates a request against its route's schema: a BadRequest naming the first bad parameter. */
 export const validateRequest = (
   spec: RouteSpec,
@@ -169,8 +181,8 @@ export const validateRequest = (
   for (const s of spec.params)
     check(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
-    check(q("page", "int", "", { min: 1 }), query.page, prefix);
-    check(q("limit", "int", "", { min: 1, max: LIMIT_MAX }), query.limit, prefix);
+    check(LIST_PARAMS[0]!, query.page, prefix);
+    check(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
     if (sort !== undefined && spec.sort && !spec.sort.includes(sort.replace(/^-/, ""))) {
       throw new BadRequest({
@@ -267,11 +279,24 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
       [r.method]: {
         summary: r.summary,
         tags: [r.tag],
+        ...(r.body
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/json": { schema: r.body.schema },
+                  ...(r.body.form
+                    ? { "application/x-www-form-urlencoded": { schema: r.body.schema } }
+                    : {}),
+                },
+              },
+            }
+          : {}),
         parameters: [
           ...r.params.map((s) => ({
             name: s.name,
             in: s.in,
-            required: s.in === "path",
+            required: s.in === "path" || s.required === true,
             description: s.description,
             schema: schemaOf(s),
           })),

@@ -5,8 +5,10 @@ export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, 
     c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
     if(s.contract = '', c.total_supply, toString(s.total_supply)) AS total_supply,
     (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address) AS transfer_count,
-    (SELECT uniqExact(holder) FROM {db}.token_holders FINAL WHERE contract = c.address AND balance > 0) AS holder_count
-  FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address`;
+    (SELECT uniqExact(holder) FROM {db}.token_holders FINAL WHERE contract = c.address AND balance > 0) AS holder_count,
+    v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version
+  FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address
+  LEFT JOIN (SELECT address, abi, source_code, compiler_version FROM {db}.verified_contracts FINAL) AS v ON v.address = c.address`;
 
 export interface ContractRow {
   address: string;
@@ -22,9 +24,13 @@ export interface ContractRow {
   total_supply: string;
   transfer_count: string | number;
   holder_count: string | number;
+  verified: number | boolean;
+  abi: string;
+  source_code: string;
+  compiler_version: string;
 }
 
-/** The SPEC Contract record. Verification fields stay empty until the contract is verified. */
+/** The SPEC Contract record; the verification fields are empty until the contract is verified. */
 export const contractRecord = (r: ContractRow) => ({
   _id: r.address,
   contractAddress: r.address,
@@ -33,7 +39,7 @@ export const contractRecord = (r: ContractRow) => ({
   blockNumberCreate: String(r.block_number),
   blockNumber: Number(r.block_number),
   timestamp: isoTime(r.time),
-  verified: false,
+  verified: Boolean(Number(r.verified)),
   ...(r.token_type
     ? {
         tokenType: r.token_type,
@@ -43,9 +49,9 @@ export const contractRecord = (r: ContractRow) => ({
         totalSupply: r.total_supply,
       }
     : {}),
-  abi: "",
-  sourceCode: "",
-  compilerVersion: "",
+  abi: r.abi ?? "",
+  sourceCode: r.source_code ?? "",
+  compilerVersion: r.compiler_version ?? "",
   bytecode: r.code,
 });
 
@@ -63,7 +69,7 @@ export const tokenRecord = (r: ContractRow) => ({
   ...(r.name ? { name: r.name } : {}),
   ...(r.symbol ? { symbol: r.symbol, tokenSymbol: r.symbol } : {}),
   totalSupply: r.total_supply,
-  verified: false,
+  verified: Boolean(Number(r.verified)),
 });
 
 /** Token amount in whole units as a JSON number (the SPEC's `quant`); exact raw value in `value`. */

@@ -8,6 +8,7 @@ import { accountForms, bool, height, int, list, type Query, str, txHash } from "
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
+import { decodeTxRecords } from "../records/decode.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -145,10 +146,7 @@ const txs: Handler = (ctx) =>
       `SELECT record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
       w.params,
     );
-    return envelope(
-      rows.map((r) => JSON.parse(r.record)),
-      p,
-    );
+    return envelope(yield* decodeTxRecords(rows.map((r) => JSON.parse(r.record))), p);
   });
 
 const txByHash: Handler = (ctx) =>
@@ -164,7 +162,8 @@ const txByHash: Handler = (ctx) =>
       ),
       `transaction ${ctx.params.hash}`,
     );
-    return JSON.parse(row.record);
+    const [tx] = yield* decodeTxRecords([JSON.parse(row.record)]);
+    return tx;
   });
 
 export const chainRoutes = (router: Router, run: Run) => {

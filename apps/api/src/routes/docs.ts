@@ -21,7 +21,7 @@ export const docsPage = (routes: readonly RouteSpec[]): string => {
             `<li><code>${esc(p.name)}</code> (${p.in}, ${p.kind}${p.values ? `: ${p.values.join(" | ")}` : ""}) ${esc(p.description)}</li>`,
         )
         .join("");
-      return `<section><h3>GET <code>${esc(path)}</code></h3><p>${esc(r.summary)}${r.list ? ` — a list: <code>page</code>, <code>limit</code> (≤ 100)${r.sort ? `, <code>sort</code>: ${r.sort.join(", ")}` : ""}` : ""}</p><ul>${params}</ul><p>Example: <a href="${esc(href)}"><code>${esc(href)}</code></a></p></section>`;
+      return `<section><h3>${r.method.toUpperCase()} <code>${esc(path)}</code></h3><p>${esc(r.summary)}${r.list ? ` — a list: <code>page</code>, <code>limit</code> (≤ 100)${r.sort ? `, <code>sort</code>: ${r.sort.join(", ")}` : ""}` : ""}</p><ul>${params}</ul><p>Example: <a href="${esc(href)}"><code>${esc(href)}</code></a></p></section>`;
     })
     .join("\n");
   return `<!doctype html><html><head><meta charset="utf-8"><title>Explorer API</title><style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f4f4f4;padding:0 .2rem}section{border-top:1px solid #ddd}</style></head><body><h1>Explorer index API (/api/1.0)</h1><p>Machine-readable: <a href="/api/1.0/openapi.json">openapi.json</a> (OpenAPI 3.1). Errors are <code>{"error": "…"}</code> with 400, 401, 404, 429 or 500. Stream: Socket.IO, path <code>/api/1.0/stream</code>, events <code>new-block</code>, <code>new-txs</code>, <code>new-tx</code>.</p>${rows}</body></html>`;

@@ -20,6 +20,7 @@ import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { isoTime } from "../records/address.ts";
+import { decodeLog, verifiedInterfaces, withDecoded } from "../records/decode.ts";
 import {
   CONTRACT_SQL,
   type ContractRow,
@@ -76,6 +77,7 @@ const eventLogs: Handler = (ctx) =>
       `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
+    const ifaces = yield* verifiedInterfaces(rows.map((r) => r.contract));
     return envelope(
       rows.map((r) => ({
         blockHash: r.block_hash,
@@ -88,6 +90,7 @@ const eventLogs: Handler = (ctx) =>
         topics: r.topics,
         data: r.data,
         timestamp: isoTime(r.time),
+        ...withDecoded(decodeLog(ifaces.get(r.contract), r.topics, r.data)),
       })),
       p,
     );
@@ -119,17 +122,15 @@ const contractsList =
       const sym = str(q, "tokenSymbol");
       if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
       const verified = bool(q, "verified");
-      if (verified === true) w.and("0");
-      const col = {
-        blockNumber: "c.block_number",
-        holderCount: "holder_count",
-        transferCount: "transfer_count",
-        name: "c.name",
-      }[sort.field];
-      const rows = yield* db.query<ContractRow>(
-        `${CONTRACT_SQL} ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, c.address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
-        w.params,
-      );
+      if (verified !== undefined) w.and(verified ? "v.address != ''" : "v.address = ''");
+      const dir = sort.desc ? "DESC" : "ASC";
+      const page = `LIMIT ${p.limit + 1} OFFSET ${p.offset}`;
+      // The counts are correlated subqueries, which ClickHouse cannot ORDER BY: sort them outside.
+      const sql =
+        sort.field === "holderCount" || sort.field === "transferCount"
+          ? `SELECT * FROM (${CONTRACT_SQL} ${w.sql}) ORDER BY ${sort.field === "holderCount" ? "holder_count" : "transfer_count"} ${dir}, address ${page}`
+          : `${CONTRACT_SQL} ${w.sql} ORDER BY ${sort.field === "name" ? "c.name" : "c.block_number"} ${dir}, c.address ${page}`;
+      const rows = yield* db.query<ContractRow>(sql, w.params);
       return envelope<object>(
         rows.map((r) => (onlyTokens ? tokenRecord(r) : contractRecord(r))),
         p,
@@ -230,7 +231,7 @@ const holders =
       const rows = yield* db.query<Parameters<typeof holderRecord>[0]>(
         `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
          (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
-       FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
+       FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, symbol, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
        ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, h.holder LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
         w.params,
       );

@@ -5,6 +5,7 @@ import {
   type RouteSpec,
   TOKEN_TYPES,
 } from "../http/spec.ts";
+import { VERIFY_SPECS } from "./verify-specs.ts";
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */
 const txFilters = [
@@ -200,7 +201,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Find a block, transaction, account, validator, contract or token",
     tag: "chain",
     list: false,
-    params: [q("value", "string", "what to find (required)")],
+    params: [q("value", "string", "what to find", { required: true })],
     example: { value: "42" },
   },
   {
@@ -302,4 +303,5 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     ],
     example: { contractAddress: A, tokenId: "1" },
   },
+  ...VERIFY_SPECS,
 ];

@@ -33,7 +33,7 @@ export const RpcConfig = Config.all({
   /** Cheap reads of concurrent clients share upstream batches of at most this many; 0: never. */
   coalesce: Config.Int("RPC_COALESCE").pipe(Config.withDefault(16)),
   /** The EVM chain id, for eth_chainId and net_version when no node is configured. */
-  chainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("")),
+  chainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("262144")),
 });
 
 export interface RpcSettings {

@@ -16,6 +16,8 @@ export interface HeightEvents {
  */
 export class StreamHub {
   private last: number | undefined;
+  /** The highest height announced: each emit round goes up to it, however many were announced. */
+  private target = 0;
   private readonly buffer: HeightEvents[] = [];
   private chain: Promise<void> = Promise.resolve();
 
@@ -37,10 +39,15 @@ export class StreamHub {
     return this.last;
   }
 
-  /** Blocks up to `height` are projected. Calls are serialised, so heights go out in order. */
+  /**
+   * Blocks up to `height` are projected. Calls are serialised, so heights go out in order; a round
+   * catches up with every height announced meanwhile (one load per round, not one per height, so
+   * a slow store delays the stream without making it fall further and further behind).
+   */
   projected(height: number): Promise<void> {
+    this.target = Math.max(this.target, height);
     this.chain = this.chain
-      .then(() => this.emitUpTo(height))
+      .then(() => this.emitUpTo())
       .catch((e) => {
         process.stderr.write(
           `${JSON.stringify({ level: "error", msg: "stream emit failed", error: String(e) })}\n`,
@@ -49,10 +56,10 @@ export class StreamHub {
     return this.chain;
   }
 
-  private async emitUpTo(height: number): Promise<void> {
-    if (this.last === undefined) this.last = height - 1;
-    while (this.last < height) {
-      const to = Math.min(height, this.last + 100);
+  private async emitUpTo(): Promise<void> {
+    if (this.last === undefined) this.last = this.target - 1;
+    while (this.last < this.target) {
+      const to = Math.min(this.target, this.last + 100);
       const events = await this.load(this.last + 1, to);
       for (const e of events) {
         this.emit(e);

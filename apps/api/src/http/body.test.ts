@@ -1,0 +1,133 @@
+import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openClickHouse } from "@explorer/store";
+import { Verifier } from "@explorer/verifier";
+import { Layer, ManagedRuntime } from "effect";
+import { afterAll, describe, expect, it } from "vitest";
+import { Db, makeDb } from "../db.ts";
+import { makeVerification, Verification } from "../verification/service.ts";
+import { makeApp, Settings } from "./app.ts";
+import { jsonDepth, readJsonBody } from "./body.ts";
+
+/**
+ * readJsonBody behind the app's error handling, as a POST route (verification, JSON-RPC over HTTP)
+ * uses it: bounded bytes, bounded depth, JSON only, every refusal a 4xx `{error}`.
+ */
+const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "api-body-")) });
+const settings = {
+  prefix: "cosmos",
+  nativeCoins: new Map([["test", "atest"]]),
+  rateLimitPerMinute: 1e9,
+  apiKeys: new Map<string, number>(),
+};
+const runtime = ManagedRuntime.make(
+  Layer.mergeAll(
+    Layer.succeed(Db, Db.of(makeDb(ch, "explorer"))),
+    Layer.succeed(Settings, Settings.of(settings)),
+    Layer.succeed(
+      Verification,
+      Verification.of(
+        makeVerification({ verifier: new Verifier(), log: undefined, chainId: "", evmChainId: 1 }),
+      ),
+    ),
+  ),
+);
+let bytesSeen = 0;
+const app = makeApp(runtime, settings, [], (router) => {
+  router.post("/echo", async (ctx) => {
+    ctx.req.on("data", (c: Buffer) => {
+      bytesSeen += c.length;
+    });
+    ctx.body = { got: await readJsonBody(ctx.req, { limit: 1000, maxDepth: 8 }) };
+  });
+});
+const server = app.listen(0, "127.0.0.1");
+await new Promise((r) => server.once("listening", r));
+const port = (server.address() as AddressInfo).port;
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await runtime.dispose();
+  await ch.close();
+});
+
+/** POSTs `chunks` (chunked unless `length` is given) and returns the answer. */
+const post = (
+  chunks: (string | Buffer)[],
+  headers: Record<string, string> = { "content-type": "application/json" },
+): Promise<{ status: number; body: { error?: string; got?: unknown }; connection?: string }> =>
+  new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(
+      { host: "127.0.0.1", port, method: "POST", path: "/api/1.0/echo", headers },
+      (res) => {
+        answered = true;
+        let text = "";
+        res.on("data", (c) => {
+          text += c;
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(text),
+            connection: res.headers.connection,
+          }),
+        );
+      },
+    );
+    req.on("error", (e) => {
+      if (!answered) reject(e);
+    });
+    (async () => {
+      for (const c of chunks) {
+        if (answered) return;
+        if (!req.write(c)) await new Promise((r) => req.once("drain", r));
+        await new Promise((r) => setImmediate(r));
+      }
+      req.end();
+    })().catch(() => {});
+  });
+
+describe("readJsonBody", () => {
+  it("parses a JSON body within the limits", async () => {
+    const r = await post(['{"a":[1,{"b":"é"}]', "}"]);
+    expect(r).toMatchObject({ status: 200, body: { got: { a: [1, { b: "é" }] } } });
+  });
+
+  it("stops reading a streamed body at the limit: 413 {error}, connection closed", async () => {
+    bytesSeen = 0;
+    const chunk = Buffer.alloc(400, "1");
+    const r = await post(Array.from({ length: 2500 }, () => chunk)); // 1 MB offered
+    expect(r.status).toBe(413);
+    expect(r.body.error).toBe("request body larger than 1000 bytes");
+    expect(r.connection).toBe("close");
+    expect(bytesSeen).toBeLessThan(100_000);
+  });
+
+  it("refuses JSON nested beyond the depth limit before parsing it (400)", async () => {
+    const r = await post([`${"[".repeat(9)}${"]".repeat(9)}`]);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/nested deeper than 8 levels/);
+    expect((await post([`${"[".repeat(8)}${"]".repeat(8)}`])).status).toBe(200);
+  });
+
+  it("refuses text that is not JSON, bytes that are not UTF-8, and other content types", async () => {
+    const notJson = await post(["{'a':1}"]);
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error).toMatch(/^the body is not JSON/);
+    const latin1 = await post([Buffer.from([0x22, 0xff, 0xfe, 0x22])]);
+    expect(latin1.status).toBe(400);
+    expect(latin1.body.error).toBe("the body is not valid UTF-8");
+    const form = await post(["a=1"], { "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect(form.body.error).toMatch(/must be JSON/);
+  });
+
+  it("counts depth outside strings only", () => {
+    expect(jsonDepth('{"a":"[[[[{{{{"}')).toBe(1);
+    expect(jsonDepth('["\\"]]]", [[1]]]')).toBe(3);
+    expect(jsonDepth("1")).toBe(0);
+  });
+});

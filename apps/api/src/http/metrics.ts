@@ -1,0 +1,40 @@
+import { Effect, Metric } from "effect";
+import type Koa from "koa";
+
+const requests = Metric.counter("api_requests_total", {
+  description: "HTTP requests answered, by route and status",
+  incremental: true,
+});
+const latency = Metric.histogram("api_request_duration_ms", {
+  description: "time to answer, by route",
+  boundaries: Metric.exponentialBoundaries({ start: 0.25, factor: 2, count: 14 }),
+});
+
+// One series object per (route, status): created once, then only updated.
+const series = new Map<string, { count: Metric.Counter<number>; ms: Metric.Histogram<number> }>();
+const seriesOf = (route: string, status: number) => {
+  const key = `${route} ${status}`;
+  let s = series.get(key);
+  if (!s) {
+    s = {
+      count: Metric.withAttributes(requests, { route, status: String(status) }),
+      ms: Metric.withAttributes(latency, { route }),
+    };
+    series.set(key, s);
+  }
+  return s;
+};
+
+/** Counts every request and its latency by matched route (unmatched: `other`) and status. */
+export const httpMetrics: Koa.Middleware = async (ctx, next) => {
+  const t0 = performance.now();
+  try {
+    await next();
+  } finally {
+    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? "other";
+    const s = seriesOf(route, ctx.status);
+    Effect.runSync(
+      Metric.update(s.count, 1).pipe(Effect.andThen(Metric.update(s.ms, performance.now() - t0))),
+    );
+  }
+};

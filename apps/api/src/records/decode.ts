@@ -1,0 +1,90 @@
+import { Effect } from "effect";
+import { type Fragment, Interface, type LogDescription, type Result } from "ethers";
+import { Db } from "../db.ts";
+
+/** A decoded call or event: its name, signature and named arguments (as strings). */
+export interface Decoded {
+  readonly name: string;
+  readonly signature: string;
+  readonly params: { name: string; type: string; value: unknown }[];
+}
+
+const plain = (v: unknown): unknown =>
+  typeof v === "bigint" ? v.toString() : Array.isArray(v) ? v.map(plain) : v;
+
+const params = (inputs: readonly { name: string; type: string }[], args: Result) =>
+  inputs.map((p, i) => ({ name: p.name, type: p.type, value: plain(args[i]) }));
+
+/** The interfaces of the verified contracts among `addresses` (lowercase 0x). */
+export const verifiedInterfaces = (addresses: Iterable<string>) =>
+  Effect.gen(function* () {
+    const list = [...new Set([...addresses].map((a) => a.toLowerCase()))];
+    if (list.length === 0) return new Map<string, Interface>();
+    const db = yield* Db;
+    const rows = yield* db.query<{ address: string; abi: string }>(
+      "SELECT address, abi FROM {db}.verified_contracts FINAL WHERE address IN {a:Array(String)}",
+      { a: list },
+    );
+    return new Map(rows.map((r) => [r.address, new Interface(JSON.parse(r.abi) as Fragment[])]));
+  });
+
+export const decodeCall = (
+  iface: Interface | undefined,
+  data: string | null | undefined,
+): Decoded | undefined => {
+  if (!iface || !data || data.length < 10) return undefined;
+  try {
+    const tx = iface.parseTransaction({ data });
+    return tx
+      ? { name: tx.name, signature: tx.signature, params: params(tx.fragment.inputs, tx.args) }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export const decodeLog = (
+  iface: Interface | undefined,
+  topics: string[],
+  data: string,
+): Decoded | undefined => {
+  if (!iface) return undefined;
+  let log: LogDescription | null = null;
+  try {
+    log = iface.parseLog({ topics, data });
+  } catch {
+    return undefined;
+  }
+  return log
+    ? { name: log.name, signature: log.signature, params: params(log.fragment.inputs, log.args) }
+    : undefined;
+};
+
+/** `{decoded}` when there is something decoded, else nothing (for spreading into a record). */
+export const withDecoded = (d: Decoded | undefined) => (d ? { decoded: d } : {});
+
+type Message = {
+  "@type"?: string;
+  data?: { to?: string; data?: string | null };
+  decoded?: Decoded;
+};
+type TxRecord = { body?: { messages?: Message[] } };
+
+/**
+ * Transaction records with each EVM call to a verified contract decoded: the message gets
+ * `decoded` {name, signature, params}.
+ */
+export const decodeTxRecords = <T extends TxRecord>(records: T[]) =>
+  Effect.gen(function* () {
+    const to = records.flatMap((r) =>
+      (r.body?.messages ?? []).map((m) => m.data?.to ?? "").filter((a) => a.startsWith("0x")),
+    );
+    const ifaces = yield* verifiedInterfaces(to);
+    if (ifaces.size === 0) return records;
+    for (const r of records)
+      for (const m of r.body?.messages ?? []) {
+        const d = decodeCall(ifaces.get((m.data?.to ?? "").toLowerCase()), m.data?.data);
+        if (d) m.decoded = d;
+      }
+    return records;
+  });

@@ -1,0 +1,148 @@
+import { VerifyError } from "@explorer/verifier";
+import type Router from "@koa/router";
+import { Effect } from "effect";
+import { Settings } from "../http/app.ts";
+import type { Handler, RouterMiddleware } from "../http/types.ts";
+import { abiResult, sourceCodeResult } from "../records/verified.ts";
+import { addressOfGuid } from "../verification/jobs.ts";
+import { fromEtherscanForm } from "../verification/request.ts";
+import { Verification } from "../verification/service.ts";
+import { submit, verifiedRow } from "../verification/submit.ts";
+import { body } from "./verify.ts";
+
+type Run = (h: Handler) => RouterMiddleware;
+type Params = Record<string, unknown>;
+
+/** Etherscan API v2's envelope. */
+const ok = (result: unknown) => ({ status: "1", message: "OK", result });
+const notOk = (result: string) => ({ status: "0", message: "NOTOK", result });
+
+const NOT_VERIFIED = "Contract source code not verified";
+
+const param = (p: Params, name: string) => {
+  const v = p[name];
+  return typeof v === "string" ? v.trim() : undefined;
+};
+
+/** chainid (when given) must be this chain's; apikey must be a configured key (when keys are configured). */
+const refusal = (p: Params) =>
+  Effect.gen(function* () {
+    const v = yield* Verification;
+    const { apiKeys } = yield* Settings;
+    const chainid = param(p, "chainid");
+    if (chainid && chainid !== String(v.evmChainId))
+      return `Missing or unsupported chainid parameter (this API serves chain ${v.evmChainId})`;
+    if (apiKeys.size > 0) {
+      const key = param(p, "apikey");
+      if (!key) return "Missing API Key";
+      if (!apiKeys.has(key)) return "Invalid API Key";
+    }
+    if (param(p, "module") !== "contract") return "Error! Missing or invalid Module name";
+    return undefined;
+  });
+
+const getAbi = (p: Params) =>
+  Effect.gen(function* () {
+    const a = param(p, "address") ?? "";
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return notOk("Invalid Address format");
+    const row = yield* verifiedRow(a);
+    return row ? ok(abiResult(row)) : notOk(NOT_VERIFIED);
+  });
+
+const getSourceCode = (p: Params) =>
+  Effect.gen(function* () {
+    const a = param(p, "address") ?? "";
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return notOk("Invalid Address format");
+    const row = yield* verifiedRow(a);
+    return row ? ok([sourceCodeResult(row)]) : notOk(NOT_VERIFIED);
+  });
+
+/** Etherscan's status strings: Pending in queue, Pass - Verified, Already Verified, Fail - Unable to verify. */
+const checkStatus = (p: Params) =>
+  Effect.gen(function* () {
+    const v = yield* Verification;
+    const guid = param(p, "guid") ?? "";
+    const address = addressOfGuid(guid);
+    if (!address) return notOk("Unknown UID");
+    const state = v.jobs.get(guid);
+    if (state?.kind === "pending") return notOk("Pending in queue");
+    if (state?.kind === "fail") return notOk(`Fail - Unable to verify. ${state.message}`);
+    if (state?.kind === "already") return ok("Already Verified");
+    // Passed here, or submitted to another instance (or before a restart): the store knows.
+    if (state?.kind === "pass" || (yield* verifiedRow(address))) return ok("Pass - Verified");
+    return notOk("Unknown UID");
+  });
+
+/**
+ * verifysourcecode: checks what can be checked at once (the form, the address), then verifies in
+ * the background and answers a guid for checkverifystatus.
+ */
+const verifySourceCode = (p: Params) =>
+  Effect.gen(function* () {
+    const v = yield* Verification;
+    const req = yield* Effect.try({
+      try: () => fromEtherscanForm(p),
+      catch: (e) => (e instanceof VerifyError ? e : new VerifyError("invalid-request", String(e))),
+    });
+    if (!v.log) return notOk(v.noLogReason);
+    if (yield* verifiedRow(req.contractAddress))
+      return notOk("Contract source code already verified");
+    const guid = v.jobs.start(req.contractAddress);
+    yield* submit(req).pipe(
+      Effect.map(() => v.jobs.set(guid, { kind: "pass" })),
+      Effect.catch((e) =>
+        Effect.sync(() =>
+          v.jobs.set(
+            guid,
+            e instanceof VerifyError && e.reason === "already-verified"
+              ? { kind: "already" }
+              : { kind: "fail", message: e.message },
+          ),
+        ),
+      ),
+      Effect.forkDetach({ startImmediately: true }),
+    );
+    return ok(guid);
+  }).pipe(
+    Effect.catchIf(
+      (e): e is VerifyError => e instanceof VerifyError,
+      (e) =>
+        Effect.succeed(
+          notOk(
+            e.reason === "not-a-contract"
+              ? `Unable to locate ContractCode at ${param(p, "contractaddress")}`
+              : e.message,
+          ),
+        ),
+    ),
+  );
+
+/** One handler for GET (query) and POST (form or JSON body, query parameters also read). */
+const etherscan =
+  (method: "get" | "post"): Handler =>
+  (ctx) =>
+    Effect.gen(function* () {
+      const p: Params = { ...ctx.query, ...(method === "post" ? yield* body(ctx) : {}) };
+      const refused = yield* refusal(p);
+      if (refused) return notOk(refused);
+      switch (param(p, "action")) {
+        case "getabi":
+          return yield* getAbi(p);
+        case "getsourcecode":
+          return yield* getSourceCode(p);
+        case "checkverifystatus":
+          return yield* checkStatus(p);
+        case "verifysourcecode":
+          if (method === "post") return yield* verifySourceCode(p);
+          return notOk("verifysourcecode takes a POST (form-encoded)");
+        default:
+          return notOk(
+            "Error! Missing or invalid Action name (getabi, getsourcecode, verifysourcecode, checkverifystatus)",
+          );
+      }
+    });
+
+export const etherscanRoutes = (router: Router, run: Run) => {
+  router.get("/verify-contract", run(etherscan("get")));
+  router.post("/verify-contract", run(etherscan("post")));
+};

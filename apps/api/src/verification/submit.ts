@@ -1,0 +1,116 @@
+import { encodeRecord, type VerificationRecordV1 } from "@explorer/raw-block";
+import {
+  type FailureReason,
+  type Verified,
+  VerifyError,
+  type VerifyRequest,
+} from "@explorer/verifier";
+import { Effect } from "effect";
+import { Db } from "../db.ts";
+import { StoreFailure } from "../http/errors.ts";
+import { Verification } from "./service.ts";
+
+/** Key of a verification record in the log: one per address, ever. */
+export const verificationKey = (address: string) => `verify.${address.toLowerCase()}`;
+
+const fail = (reason: FailureReason, message: string) =>
+  Effect.fail(new VerifyError(reason, message));
+
+/** The verified-contract row of an address, if any. */
+export const verifiedRow = (address: string) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const [row] = yield* db.query<VerifiedRow>(
+      "SELECT * FROM {db}.verified_contracts FINAL WHERE address = {a:String}",
+      { a: address.toLowerCase() },
+    );
+    return row;
+  });
+
+export interface VerifiedRow {
+  address: string;
+  contract_name: string;
+  file_name: string;
+  compiler_version: string;
+  code_format: string;
+  source_code: string;
+  optimization: number;
+  runs: number;
+  evm_version: string;
+  constructor_arguments: string;
+  libraries: string;
+  abi: string;
+  match: string;
+  license: string;
+  verified_at: string;
+  height: string | number;
+}
+
+/**
+ * Verifies a request against the indexed contract and records the success in the log (the
+ * projector turns it into a `verified_contracts` row; a replay restores it), then waits until it is
+ * projected so the caller reads its own write. A failure changes nothing.
+ */
+export const submit = (req: VerifyRequest) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const v = yield* Verification;
+    const log = v.log;
+    if (!log) return yield* fail("unavailable", v.noLogReason);
+    const a = req.contractAddress.toLowerCase();
+    const [c] = yield* db.query<{ code: string; input: string }>(
+      "SELECT code, input FROM {db}.contracts FINAL WHERE address = {a:String}",
+      { a },
+    );
+    if (!c) {
+      const st = yield* db.state;
+      return yield* fail(
+        "not-a-contract",
+        `${a} is not a contract: the index (up to height ${st.height}) saw no contract created there`,
+      );
+    }
+    const done = yield* verifiedRow(a);
+    if (done)
+      return yield* fail("already-verified", `${a} is already verified (${done.match} match)`);
+    const verified: Verified = yield* Effect.tryPromise({
+      try: () => v.verifier.verify(req, { code: c.code, input: c.input }),
+      catch: (e) =>
+        e instanceof VerifyError ? e : new VerifyError("compiler-failed", (e as Error).message),
+    });
+    const outcome = yield* Effect.tryPromise({
+      try: async () => {
+        const height = (await log.lastHeight()) ?? 0;
+        const record: VerificationRecordV1 = {
+          v: 1,
+          kind: "verification",
+          chainId: v.chainId,
+          height,
+          verifiedAt: new Date().toISOString(),
+          ...verified,
+          abi: verified.abi as VerificationRecordV1["abi"],
+        };
+        return log.appendMetadata(verificationKey(a), height, encodeRecord(record));
+      },
+      catch: (cause) =>
+        new StoreFailure({ message: `cannot record the verification in ${log.describe}`, cause }),
+    });
+    if (outcome === "duplicate")
+      return yield* fail("already-verified", `${a} was verified meanwhile by another request`);
+    // Read-your-writes: answer once the projector has the record (or after projectWaitMs).
+    const deadline = Date.now() + v.projectWaitMs;
+    while (Date.now() < deadline && !(yield* verifiedRow(a))) yield* Effect.sleep("100 millis");
+    yield* db.refresh;
+    return verified;
+  });
+
+/** HTTP status of a verification failure. */
+export const statusOfReason = (r: FailureReason): number =>
+  r === "invalid-request"
+    ? 400
+    : r === "not-a-contract"
+      ? 404
+      : r === "already-verified"
+        ? 409
+        : r === "unavailable"
+          ? 503
+          : 422;

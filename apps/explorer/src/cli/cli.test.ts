@@ -1,0 +1,121 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { UsageError } from "./args.ts";
+import { COMMANDS } from "./commands.ts";
+import { resolveInvocation } from "./run.ts";
+
+const bin = fileURLToPath(new URL("../main.ts", import.meta.url));
+const explorer = async (...args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", bin, ...args],
+      { env: { ...process.env, EXPLORER_CONFIG: "" } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+};
+
+const configFile = (json: unknown) => {
+  const file = join(mkdtempSync(join(tmpdir(), "explorer-config-")), "explorer.config.json");
+  writeFileSync(file, typeof json === "string" ? json : JSON.stringify(json));
+  return file;
+};
+
+describe("explorer --help", { timeout: 60_000 }, () => {
+  it("lists every command", async () => {
+    const r = await explorer("--help");
+    expect(r.code).toBe(0);
+    for (const c of COMMANDS) expect(r.stdout).toContain(`  ${c.name} `);
+    expect(r.stdout).toContain("explorer <command> --help");
+  });
+
+  it.each(COMMANDS.map((c) => [c.name]))(
+    "explorer %s --help explains every option with its environment variable",
+    async (name) => {
+      const r = await explorer(name, "--help");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: explorer ${name} [options]`);
+      const command = COMMANDS.find((c) => c.name === name);
+      for (const o of command?.options ?? []) {
+        expect(r.stdout).toContain(`--${o.flag}`);
+        expect(r.stdout).toContain(o.env);
+      }
+      expect(r.stdout).toContain("--config <file>");
+    },
+  );
+
+  it("refuses an unknown command or option with exit code 2 and says what is wrong", async () => {
+    const a = await explorer("serve");
+    expect([a.code, a.stderr]).toEqual([2, expect.stringContaining('unknown command "serve"')]);
+    const b = await explorer("api", "--prot", "1");
+    expect([b.code, b.stderr]).toEqual([2, expect.stringContaining("unknown option --prot")]);
+    const c = await explorer("api", "--port", "eighty");
+    expect([c.code, c.stderr]).toEqual([2, expect.stringContaining("takes a whole number")]);
+  });
+});
+
+describe("settings: command line over environment over config file over defaults", () => {
+  it("takes each setting from the strongest source that gives it", () => {
+    const file = configFile({
+      store: "http://file:8123",
+      port: 1000,
+      "rate-limit": 5,
+      "log-dir": "/file/log", // a setting of other commands: ignored by `api`
+      api: { "rate-limit": 7, host: "0.0.0.0" },
+    });
+    const r = resolveInvocation(["api", "--config", file, "--port", "3000"], {
+      API_PORT: "2000",
+      STORE_DB: "from_env",
+      UNRELATED: "x",
+    });
+    expect(r.kind).toBe("run");
+    if (r.kind !== "run") return;
+    expect(r.env).toEqual({
+      STORE_URL: "http://file:8123", // file
+      API_PORT: "3000", // flag over env over file
+      RATE_LIMIT_PER_MINUTE: "7", // the command's section over the file's top level
+      API_HOST: "0.0.0.0",
+      STORE_DB: "from_env", // env
+    });
+  });
+
+  it("reads booleans in all their spellings, and --no-<flag>", () => {
+    const run = (args: string[]) => {
+      const r = resolveInvocation(["project", ...args], {});
+      return r.kind === "run" ? r.env.FOLLOW : undefined;
+    };
+    expect(run(["--follow"])).toBe("true");
+    expect(run(["--follow", "false"])).toBe("false");
+    expect(run(["--follow=no"])).toBe("false");
+    expect(run(["--no-follow"])).toBe("false");
+    expect(run([])).toBeUndefined(); // the app's default applies
+  });
+
+  it("refuses a config file with an unknown key, a wrong type or bad JSON, naming the file", () => {
+    const bad = [
+      [{ stroe: "x" }, 'unknown setting "stroe"'],
+      [{ api: { "log-dir": "x" } }, 'unknown setting "log-dir"'],
+      [{ port: "eighty" }, "takes a whole number"],
+      [{ port: [1] }, "must be a string, number or boolean"],
+      ["{ not json", "is not valid JSON"],
+      [[1, 2], "expected a JSON object"],
+    ] as const;
+    for (const [json, message] of bad) {
+      const file = configFile(json);
+      expect(() => resolveInvocation(["api", "--config", file], {})).toThrow(UsageError);
+      expect(() => resolveInvocation(["api", "--config", file], {})).toThrow(message);
+    }
+    expect(() => resolveInvocation(["api", "--config", "/no/such/file.json"], {})).toThrow(
+      "cannot read the config file",
+    );
+  });
+});

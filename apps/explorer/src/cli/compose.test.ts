@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { COMMANDS } from "./commands.ts";
+
+const composeFile = fileURLToPath(
+  new URL("../../../../infra/compose/compose.yaml", import.meta.url),
+);
+
+interface Service {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+}
+
+/**
+ * The production kit cannot run here (no Docker engine), so this checks what would break it
+ * silently: every app container runs a real `explorer` command with settings that command reads,
+ * and its health check asks the port that command serves /ready on.
+ */
+describe("infra/compose/compose.yaml", () => {
+  const compose = parse(readFileSync(composeFile, "utf8"), { merge: true }) as {
+    services: Record<string, Service>;
+  };
+  const apps = Object.entries(compose.services).filter(
+    ([, s]) => s.image === "cosmos-evm-explorer:latest",
+  );
+
+  it("has NATS, ClickHouse and one container per app", () => {
+    expect(Object.keys(compose.services)).toEqual(
+      expect.arrayContaining(["nats", "clickhouse", "ingester", "projector", "api"]),
+    );
+    expect(apps.map(([name]) => name).sort()).toEqual(["api", "ingester", "migrate", "projector"]);
+  });
+
+  it.each(apps.map(([name, s]) => [name, s] as const))(
+    "%s runs an explorer command with settings it knows",
+    (_name, s) => {
+      const command = COMMANDS.find((c) => c.name === s.command?.[0]);
+      expect(command, `command ${s.command?.[0]}`).toBeDefined();
+      const known = new Set(command?.options.map((o) => o.env));
+      for (const key of Object.keys(s.environment ?? {}))
+        expect([key, known.has(key)]).toEqual([key, true]);
+      if (!s.healthcheck?.disable) {
+        const port = s.environment?.METRICS_PORT;
+        expect(port).toBeDefined();
+        expect(s.healthcheck?.test?.join(" ")).toContain(`:${port}/ready`);
+        expect(s.environment?.METRICS_HOST).toBe("0.0.0.0");
+      }
+    },
+  );
+
+  it("puts the apps on the production backends: NATS for the log, the ClickHouse server for tables", () => {
+    for (const [name, s] of apps) {
+      const env = s.environment ?? {};
+      if ("LOG_BACKEND" in env) expect([name, env.LOG_BACKEND]).toEqual([name, "nats"]);
+      if ("STORE_URL" in env) expect(env.STORE_URL).toMatch(/^http:\/\/.*@clickhouse:8123$/);
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { ingesterProgram, NodeConfig } from "@explorer/ingester";
+import { Config, ConfigProvider, Effect } from "effect";
+
+export const RecordConfig = Config.all({
+  out: Config.String("RECORD_OUT").pipe(Config.withDefault("sample/log.dat")),
+  stopHeight: Config.Int("STOP_HEIGHT").pipe(Config.withDefault(0)),
+});
+
+/** The node's latest height, from CometBFT's /status. */
+const headOf = (cometRpc: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const r = await fetch(`${cometRpc.replace(/\/$/, "")}/status`);
+      const body = (await r.json()) as { result: { sync_info: { latest_block_height: string } } };
+      return Number(body.result.sync_info.latest_block_height);
+    },
+    catch: (e) => new Error(`cannot read the head of ${cometRpc}: ${(e as Error).message}`),
+  });
+
+/**
+ * `explorer record`: ingests a range of heights into a fresh embedded log (the ingester itself,
+ * metadata step included) and writes the log file to --out, ready for `explorer start` to serve.
+ */
+export const recordProgram = Effect.gen(function* () {
+  const cfg = yield* RecordConfig;
+  const node = yield* NodeConfig;
+  const stop = cfg.stopHeight || (yield* headOf(node.cometRpc));
+  const dir = mkdtempSync(join(tmpdir(), "explorer-record-"));
+  yield* Effect.logInfo(`recording heights up to ${stop} from ${node.cometRpc}`);
+  yield* ingesterProgram.pipe(
+    Effect.provide(
+      ConfigProvider.layer(
+        ConfigProvider.fromEnv({
+          env: {
+            ...process.env,
+            LOG_BACKEND: "embedded",
+            LOG_DIR: dir,
+            STOP_HEIGHT: String(stop),
+            METRICS_PORT: "0",
+          },
+        }),
+      ),
+    ),
+  );
+  const out = resolve(cfg.out);
+  mkdirSync(dirname(out), { recursive: true });
+  copyFileSync(join(dir, "log.dat"), out);
+  rmSync(dir, { recursive: true, force: true });
+  yield* Effect.logInfo(`recorded heights up to ${stop} into ${out}`);
+});

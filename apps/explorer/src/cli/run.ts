@@ -1,0 +1,44 @@
+import { parseArgs, UsageError } from "./args.ts";
+import { COMMANDS, type Command } from "./commands.ts";
+import { readConfigFile, settingsFromConfig } from "./config-file.ts";
+import { commandHelp, mainHelp } from "./help.ts";
+
+export type Invocation =
+  | { readonly kind: "help"; readonly text: string }
+  | { readonly kind: "run"; readonly command: Command; readonly env: Record<string, string> };
+
+/**
+ * Works out what a command line asks for: help, or a command with its settings as environment
+ * (command line over environment over config file). Throws UsageError for a wrong command line.
+ */
+export const resolveInvocation = (
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Invocation => {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help")
+    return { kind: "help", text: mainHelp(COMMANDS) };
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command)
+    throw new UsageError(
+      `unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
+    );
+  const args = parseArgs(rest, command.options);
+  if (args.help) return { kind: "help", text: commandHelp(command) };
+  const { file, json } = readConfigFile(args.config ?? env.EXPLORER_CONFIG);
+  const fromFile =
+    file === undefined
+      ? {}
+      : settingsFromConfig(
+          json,
+          command.name,
+          command.options,
+          new Set(COMMANDS.flatMap((c) => c.options.map((o) => o.flag))),
+          new Set(COMMANDS.map((c) => c.name)),
+          file,
+        );
+  const fromEnv = Object.fromEntries(
+    command.options.flatMap((o) => (env[o.env] === undefined ? [] : [[o.env, env[o.env]]])),
+  ) as Record<string, string>;
+  return { kind: "run", command, env: { ...fromFile, ...fromEnv, ...args.values } };
+};

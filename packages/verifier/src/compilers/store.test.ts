@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findRelease } from "../catalogue.ts";
+import { CompilerUnavailable } from "../errors.ts";
+import { LOCAL_LONG, localBuildsDir, localSoljson } from "../test-fixtures.ts";
+import { CompilerStore } from "./store.ts";
+
+const release = findRelease(LOCAL_LONG)!;
+const sha = (b: Uint8Array) => `0x${createHash("sha256").update(b).digest("hex")}`;
+const cacheDir = () => mkdtempSync(join(tmpdir(), "solc-cache-"));
+
+describe("compiler store", () => {
+  it("fetches from the operator's builds directory once, then serves the checked cache", async () => {
+    const fetched: string[] = [];
+    const store = new CompilerStore({
+      cacheDir: cacheDir(),
+      builds: localBuildsDir(),
+      onFetch: (_r, source) => fetched.push(source),
+    });
+    expect(store.cached(release)).toBe(false);
+    const path = await store.soljson(release);
+    expect(readFileSync(path).equals(readFileSync(localSoljson))).toBe(true);
+    expect(await store.soljson(release)).toBe(path);
+    expect(fetched.length).toBe(1);
+    expect(fetched[0]).toMatch(/soljson-v0\.8\.37\+commit\.f401782d\.js$/);
+    expect(JSON.parse(readFileSync(join(path, "..", "manifest.json"), "utf8")).sha256).toBe(
+      sha(readFileSync(localSoljson)).slice(2),
+    );
+  });
+
+  it("fetches again a cached build whose bytes no longer match its sha256", async () => {
+    const fetched: string[] = [];
+    const store = new CompilerStore({
+      cacheDir: cacheDir(),
+      builds: localBuildsDir(),
+      onFetch: (_r, s) => fetched.push(s),
+    });
+    const path = await store.soljson(release);
+    writeFileSync(path, "tampered");
+    expect(store.cached(release)).toBe(false);
+    await store.soljson(release);
+    expect(readFileSync(path).equals(readFileSync(localSoljson))).toBe(true);
+    expect(fetched.length).toBe(2);
+  });
+
+  it("an http source must list the build's sha256, and the bytes must match it", async () => {
+    const dir = localBuildsDir();
+    const file = `soljson-${LOCAL_LONG}.js`;
+    let listed = sha(readFileSync(localSoljson));
+    const server = createServer((req, res) => {
+      if (req.url === "/bin/list.json")
+        res.end(JSON.stringify({ builds: [{ path: file, sha256: listed }] }));
+      else if (req.url === `/bin/${file}`) res.end(readFileSync(join(dir, file)));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const builds = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bin`;
+    try {
+      // npm is not reachable under this name: only the http source can answer.
+      const npm = "/nonexistent/npm";
+      const ok = new CompilerStore({ cacheDir: cacheDir(), builds, npm });
+      expect(readFileSync(await ok.soljson(release)).length).toBe(
+        readFileSync(localSoljson).length,
+      );
+      listed = `0x${"0".repeat(64)}`;
+      const bad = new CompilerStore({ cacheDir: cacheDir(), builds, npm });
+      const e = await bad.soljson(release).catch((x) => x);
+      expect(e).toBeInstanceOf(CompilerUnavailable);
+      expect(e.message).toMatch(/sha256 .* differs from the listed/);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { bareHex, type LinkReferences, link } from "./bytecode.ts";
+import { findRelease } from "./catalogue.ts";
+import { compilerInput, type VerifyRequest } from "./input.ts";
+import { Verifier } from "./verifier.ts";
+
+/**
+ * Old compilers, fetched from the npm registry on first use (then cached): 0.4.10 has no
+ * standard-JSON interface (solc-js's wrapper translates its legacy output), 0.4.26 has. The
+ * "chain" here is what deploying the compiled code would leave: creation code + arguments, and
+ * the runtime code, with the library linked.
+ */
+const LIB = "0x00000000000000000000000000000000000000aa";
+const source = (comment: string) => `pragma solidity ^0.4.10;
+library L { function f(uint a) returns (uint) { return a + 1; } }
+contract Old {
+  uint public x;
+  function Old(uint x_) { x = L.f(x_); }
+  function set(uint y) { x = y; }
+}
+${comment}`;
+
+describe.each(["v0.4.10+commit.f0d539ae", "v0.4.26+commit.4563c3fc"])("%s", (version) => {
+  it("verifies its own output: partial when only a comment differs, arguments split off", async () => {
+    const verifier = new Verifier();
+    try {
+      const base: VerifyRequest = {
+        contractAddress: "0x00000000000000000000000000000000000000bb",
+        sourceCode: source("// deployed"),
+        codeFormat: "solidity-single-file",
+        contractName: "Old",
+        compilerVersion: version,
+        optimization: true,
+        runs: 200,
+        libraries: [{ name: "L", address: LIB }],
+      };
+      const out = await verifier.compile(findRelease(version)!, compilerInput(base));
+      const c = out.contracts!["Old.sol"]!.Old!;
+      const linked = (o: { object?: string; linkReferences?: LinkReferences }) =>
+        bareHex(link(o.object!, o.linkReferences ?? {}, () => LIB.slice(2)));
+      const args = `${"00".repeat(31)}07`;
+      const chain = {
+        code: linked(c.evm!.deployedBytecode!),
+        input: linked(c.evm!.bytecode!) + args,
+      };
+      const full = await verifier.verify(base, chain);
+      expect(full).toMatchObject({
+        match: "full",
+        constructorArguments: args,
+        compilerVersion: version,
+      });
+      expect(full.abi.length).toBeGreaterThan(0);
+      const partial = await verifier.verify({ ...base, sourceCode: source("// verified") }, chain);
+      expect(partial.match).toBe("partial");
+      const unlinked = await verifier.verify({ ...base, libraries: [] }, chain).catch((e) => e);
+      expect(unlinked.message).toMatch(/library .*L/);
+      const other = await verifier
+        .verify({ ...base, sourceCode: source("").replace("x = y;", "x = y + 1;") }, chain)
+        .catch((e) => e);
+      expect(other.reason).toBe("bytecode-mismatch");
+    } finally {
+      await verifier.close();
+    }
+  }, 300_000);
+});

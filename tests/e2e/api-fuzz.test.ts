@@ -1,0 +1,440 @@
+import { mkdtempSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  attachRpc,
+  attachStream,
+  buildApi,
+  inProcessSource,
+  ROUTE_SPECS,
+  RpcConfig,
+  rpcSettings,
+} from "@explorer/api";
+import { endpoints, nodePorts } from "@explorer/infra";
+import { checksums } from "@explorer/projector";
+import { currentSet, openClickHouse, setDb } from "@explorer/store";
+import { ConfigProvider, Effect } from "effect";
+import fc from "fast-check";
+import { io } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { problemWith, Tally } from "../lib/fuzz/expect.ts";
+import { deepJson, invalidUtf8Json, jsonBody, jsonRpcBody } from "../lib/fuzz/json.ts";
+import {
+  closeRawClients,
+  type RawRequest,
+  type RawResponse,
+  rawRequest,
+} from "../lib/fuzz/raw-http.ts";
+import {
+  encodeExact,
+  hostileHttpRequest,
+  hostileRequest,
+  invalidRequest,
+  literalSegments,
+  paramsOf,
+  validRequest,
+} from "../lib/fuzz/requests.ts";
+import { encodedHostile, hostileString, pct } from "../lib/fuzz/strings.ts";
+import type { ValuePool } from "../lib/fuzz/values.ts";
+import { listenLocal } from "../lib/net.ts";
+import { runProjector } from "../lib/projector-process.ts";
+
+/**
+ * Issue 10 (bad input): property-based requests to every REST route and parameter, driven by the
+ * route table (ROUTE_SPECS: a new route is fuzzed without touching this file). Valid values never
+ * get a 400, one bad parameter always gets a 400 that names it, hostile strings, raw bytes that are
+ * not UTF-8, broken escapes, odd methods, headers and bodies get a documented status with
+ * `{error}`; never a 5xx, never a stack trace; and the index is the same afterwards.
+ *
+ * FUZZ_RUNS (default 40) runs per property and route; FUZZ_SEED replays a run.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+/** fast-check's report, cut short (a counterexample may hold a body of megabytes). */
+const report = (d: fc.RunDetails<any>) => {
+  if (d.failed)
+    throw new Error(fc.defaultReportMessage(d)?.slice(0, 4000), { cause: d.errorInstance });
+};
+const opts = (runs = RUNS) => ({
+  numRuns: runs,
+  reporter: report,
+  ...(SEED === undefined ? {} : { seed: SEED }),
+});
+
+const KEY = "k-fuzz";
+const tally = new Tally();
+const literals = literalSegments(ROUTE_SPECS);
+let port: number;
+let pool: ValuePool;
+let before: Snapshot;
+let snapshot: () => Promise<Snapshot>;
+let close: () => Promise<void>;
+
+interface Snapshot {
+  readonly sums: unknown;
+  readonly tables: string[];
+  readonly answers: Record<string, string>;
+}
+
+const send = async (label: string, r: RawRequest): Promise<RawResponse> => {
+  const res = await rawRequest(port, r);
+  tally.add(label, res.status);
+  return res;
+};
+const get = (label: string, path: string) => send(label, { method: "GET", path });
+const json = async (path: string) => JSON.parse((await get("setup", path)).text);
+
+/** Fixed questions whose answers must not change (the index is not being fed). */
+const FIXED = [
+  "/api/1.0/blocks/latest",
+  "/api/1.0/stat",
+  "/api/1.0/txs?limit=100",
+  "/api/1.0/blocks?limit=100&page=2",
+  "/api/1.0/validators",
+  "/api/1.0/tokens?limit=100",
+  "/api/1.0/token-transfers?limit=100",
+  "/api/1.0/addresses?limit=100",
+];
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "api-fuzz-"));
+  const out: string[] = [];
+  expect(
+    await runProjector({ LOG_DIR: inject("logDir"), STORE_URL: `chdb:${dir}` }, (l) => out.push(l)),
+    out.join(""),
+  ).toBe(0);
+  const ch = await openClickHouse({ kind: "chdb", path: dir });
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1e9,
+    apiKeys: new Map([[KEY, 1e9]]),
+  });
+  const listening = await listenLocal(app);
+  const server: Server = listening.server;
+  port = listening.port;
+  const stream = await attachStream(server, runtime, inProcessSource(), "cosmos");
+  // The JSON-RPC proxy in front of the node, with the index answering eth_getLogs.
+  const rpc = await attachRpc(
+    server,
+    rpcSettings(
+      RpcConfig.parse(ConfigProvider.fromEnv({ env: { RPC_UPSTREAMS: endpointsRpc } })).pipe(
+        Effect.runSync,
+      ),
+      new Map([[KEY, 1e9]]),
+    ),
+    runtime,
+  );
+  const db = setDb("explorer", (await currentSet(ch, "explorer"))!);
+  snapshot = async () => {
+    const answers: Record<string, string> = {};
+    for (const path of FIXED) answers[path] = (await get("setup", path)).text;
+    const rs = await ch.query({
+      query:
+        "SELECT database, name FROM system.tables WHERE database LIKE 'explorer%' ORDER BY 1, 2",
+      format: "JSONEachRow",
+    });
+    const tables = (await rs.json<{ database: string; name: string }>()).map(
+      (t) => `${t.database}.${t.name}`,
+    );
+    return { sums: await checksums(ch, db), tables, answers };
+  };
+  close = async () => {
+    closeRawClients();
+    await rpc.close();
+    await stream.close();
+    await new Promise((r) => server.close(r));
+    await runtime.dispose();
+    await ch.close();
+  };
+
+  const txs = (await json("/api/1.0/txs?limit=100")).docs as any[];
+  const tokens = (await json("/api/1.0/tokens?limit=100")).docs as any[];
+  pool = {
+    prefix: "cosmos",
+    accounts: [...new Set(txs.flatMap((t) => t.addresses as string[]))].slice(0, 30),
+    validators: (await json("/api/1.0/validators")).docs.map(
+      (v: any) => v.validator.operator_address,
+    ),
+    contracts: tokens.map((t) => t.contractAddress),
+    cosmosTxHashes: txs.map((t) => t.txhash),
+    evmHashes: txs.flatMap((t) => t.evm_txhashes as string[]),
+    heights: txs.map((t) => t.height),
+    tokenIds: (await json("/api/1.0/token-inventory?limit=100")).docs.map((i: any) => i.tokenId),
+    symbols: tokens.map((t) => t.tokenSymbol ?? t.symbol).filter(Boolean),
+    messageTypes: [
+      ...new Set(txs.flatMap((t) => t.body.messages.map((m: any) => m["@type"]))),
+    ] as string[],
+    byName: { type: ["test", "TEST", "Test"] },
+  };
+  expect(pool.accounts.length * pool.evmHashes.length * pool.tokenIds.length).toBeGreaterThan(0);
+  before = await snapshot();
+}, 300_000);
+
+afterAll(async () => {
+  process.stdout.write(
+    `fuzz: ${tally.total} requests, ${RUNS} runs per property and route\n  ${tally.lines().join("\n  ")}\n`,
+  );
+  await close?.();
+});
+
+const noProblem = (r: RawResponse, allowed: readonly number[], method?: string) => {
+  const problem = problemWith(r, allowed, { method });
+  if (problem) throw new Error(problem);
+};
+
+const node = endpoints(nodePorts(0));
+const endpointsRpc = `${node.evmRpc}|${node.evmWs}`;
+const GETS = ROUTE_SPECS.filter((s) => s.method === "get");
+const POSTS = ROUTE_SPECS.filter((s) => s.method === "post");
+
+describe("valid values: never a 400 or a 5xx; unknown parameters change nothing", () => {
+  for (const spec of GETS)
+    it(`GET /api/1.0${spec.path}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(validRequest(spec, pool), async ({ request, unknown }) => {
+          const plain = await get("valid", encodeExact(request));
+          noProblem(plain, [200, 404]);
+          const extra = await get("valid + unknown parameters", encodeExact(request, unknown));
+          expect(extra.status).toBe(plain.status);
+          expect(extra.text).toBe(plain.text);
+          if (plain.status === 200 && spec.list) {
+            const body = JSON.parse(plain.text);
+            const limit = Number(request.query.find(([n]) => n === "limit")?.[1] ?? 10);
+            expect(body.docs.length).toBeLessThanOrEqual(limit);
+            expect(body.limit).toBe(limit);
+          }
+        }),
+        opts(),
+      );
+    });
+});
+
+describe("one bad parameter: a 400 {error} that names it", () => {
+  for (const spec of GETS.filter((s) => paramsOf(s).length > 0))
+    it(`GET /api/1.0${spec.path}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(invalidRequest(spec, pool, literals), async ({ request, bad }) => {
+          const r = await get("one bad parameter", encodeExact(request));
+          noProblem(r, [400]);
+          expect(JSON.parse(r.text).error).toContain(bad === "sort" ? "sort" : bad);
+        }),
+        opts(),
+      );
+    });
+});
+
+describe("hostile strings, raw bytes and broken escapes in every parameter", () => {
+  for (const spec of GETS)
+    it(`GET /api/1.0${spec.path}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileRequest(spec, literals), async (path) => {
+          noProblem(await get("hostile parameters", path), [200, 400, 404, 414, 431]);
+        }),
+        opts(),
+      );
+    });
+});
+
+describe("POST bodies gone wrong: JSON of every shape, deep JSON, bytes that are not UTF-8, JSON-RPC", () => {
+  const body = fc.oneof(
+    jsonBody,
+    jsonRpcBody(["eth_blockNumber", "eth_getBalance", "personal_unlockAccount", "eth_getLogs"]),
+    fc.constant(invalidUtf8Json()),
+  );
+  const types = fc.constantFrom(
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+    "application/json; charset=utf-8",
+  );
+  for (const path of [...POSTS.map((s) => `/api/1.0${s.path}`), "/rpc"])
+    it(`POST ${path}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(body, types, async (b, type) => {
+          const r = await send("post bodies", {
+            method: "POST",
+            path,
+            headers: { "content-type": type },
+            body: b,
+          });
+          // Never a fault. A refusal is a documented 4xx {error}; JSON-RPC answers as geth does
+          // (errors in JSON-RPC objects, 415 for a wrong content type, 413 for a huge body).
+          if (path === "/rpc") expect(r.status, r.text.slice(0, 300)).toBeLessThan(500);
+          else noProblem(r, [200, 400, 404, 409, 413, 415, 422, 503], "POST");
+        }),
+        opts(),
+      );
+    });
+});
+
+describe("whole requests gone wrong", () => {
+  it("odd methods, mangled and unknown paths, odd headers and bodies (deep JSON, junk)", async () => {
+    const body = fc
+      .option(
+        fc.oneof(
+          jsonBody,
+          jsonRpcBody(["eth_blockNumber", "eth_getBalance", "personal_unlockAccount"]),
+          fc.constant(invalidUtf8Json()),
+        ),
+        { freq: 2 },
+      )
+      .map((b) => b ?? undefined);
+    await fc.assert(
+      fc.asyncProperty(hostileHttpRequest(ROUTE_SPECS, body), async (r) => {
+        const res = await send("odd request", r);
+        noProblem(res, [200, 204, 400, 401, 404, 405, 413, 414, 431], r.method);
+        const auth = r.headers?.authorization;
+        // Refused before authentication: by size, or by Node's HTTP parser (a raw byte ≥ 0x80 in
+        // the path), which answers 400 and closes the connection (the app's 400s keep it).
+        const early =
+          [413, 414, 431].includes(res.status) ||
+          (res.status === 400 && res.headers.connection === "close");
+        if (auth && !early && r.method !== "OPTIONS" && !r.path.startsWith("/api/1.0/stream"))
+          expect(res.status, auth).toBe(401);
+        if (r.method === "OPTIONS" && !early && !r.path.startsWith("/api/1.0/stream"))
+          expect(res.status).toBe(204);
+      }),
+      opts(RUNS * 10),
+    );
+  });
+
+  it("a key that is configured is accepted; any other is a 401, not anonymous access", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        hostileString.filter((k) => k.length < 1000),
+        async (k) => {
+          const bad = await send("api key", {
+            method: "GET",
+            path: "/api/1.0/stat",
+            headers: { authorization: `Bearer ${pct(k)}x` },
+          });
+          noProblem(bad, [401]);
+          const good = await send("api key", {
+            method: "GET",
+            path: "/api/1.0/stat",
+            headers: { authorization: `Bearer ${KEY}` },
+          });
+          noProblem(good, [200]);
+        },
+      ),
+      opts(),
+    );
+  });
+});
+
+describe("oversized requests", () => {
+  it("a URL or a header beyond 16 KiB: 431 with {error}", async () => {
+    noProblem(await get("oversized", `/api/1.0/search?value=${"a".repeat(20_000)}`), [414, 431]);
+    noProblem(
+      await send("oversized", {
+        method: "GET",
+        path: "/api/1.0/stat",
+        headers: { "x-filler": "b".repeat(20_000) },
+      }),
+      [431],
+    );
+  });
+
+  it("thousands of parameters: unknown ones ignored, a list beyond 100 values refused", async () => {
+    const junk = Array.from({ length: 1500 }, (_, i) => `u${i}=${i}`).join("&");
+    const plain = await get("oversized", "/api/1.0/txs?limit=5");
+    const many = await get("oversized", `/api/1.0/txs?limit=5&${junk}`);
+    expect(many.status).toBe(200);
+    expect(many.text).toBe(plain.text);
+    const ids = Array.from({ length: 1000 }, (_, i) => `tokenIds=${i}`).join("&");
+    noProblem(await get("oversized", `/api/1.0/token-transfers?${ids}`), [400]);
+  });
+
+  it("a body declared beyond the limit is refused (413) before any of it is sent", async () => {
+    for (const path of ["/api/1.0/txs", "/api/1.0/no-such-route", "/"]) {
+      const r = await send("oversized", {
+        method: "POST",
+        path,
+        headers: { "content-type": "application/json", "content-length": String(1e9) },
+        body: { chunks: [] },
+      });
+      noProblem(r, [413]);
+    }
+  });
+
+  it("a chunked body of megabytes and JSON nested 500,000 deep: refused, never buffered", async () => {
+    const chunk = Buffer.alloc(64 * 1024, "[");
+    for (const path of ["/api/1.0/txs", "/api/1.0/no-such-route"]) {
+      const r = await send("oversized", {
+        method: "POST",
+        path,
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+        body: { chunks: Array.from({ length: 160 }, () => chunk) },
+      });
+      noProblem(r, [404, 405, 413]);
+      const deep = await send("oversized", { method: "POST", path, body: deepJson(500_000) });
+      noProblem(deep, [404, 405, 413]);
+    }
+  });
+});
+
+describe("the stream's handshake", () => {
+  it("hostile engine.io queries: never a 5xx", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom("EIO", "transport", "sid", "t", "b64", "address", "since"),
+            encodedHostile,
+          ),
+          {
+            maxLength: 5,
+          },
+        ),
+        async (q) => {
+          const r = await get(
+            "stream handshake",
+            `/api/1.0/stream/?${q.map(([k, v]) => `${k}=${v}`).join("&")}`,
+          );
+          expect(r.status, r.text).toBeLessThan(500);
+        },
+      ),
+      opts(),
+    );
+  });
+
+  it("a malformed address filter gets an error-message event and is disconnected", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        hostileString.map((s) => Buffer.from(s).toString()), // well-formed: socket.io-client encodes it
+        async (address) => {
+          const c = io(`http://127.0.0.1:${port}`, {
+            path: "/api/1.0/stream",
+            transports: ["websocket"],
+            forceNew: true,
+            reconnection: false,
+            query: { address },
+          });
+          try {
+            const message = await new Promise<unknown>((resolve, reject) => {
+              c.on("error-message", resolve);
+              c.on("connect_error", reject);
+              setTimeout(() => reject(new Error("no error-message within 5 s")), 5000);
+            });
+            expect(typeof (message as { error?: unknown }).error).toBe("string");
+            tally.add("stream address filter", 400);
+          } finally {
+            c.close();
+          }
+        },
+      ),
+      opts(Math.max(10, Math.floor(RUNS / 2))),
+    );
+  });
+});
+
+describe("nothing changed", () => {
+  it("table checksums, the list of tables and fixed answers are as before the fuzzing", async () => {
+    const after = await snapshot();
+    expect(after.tables).toEqual(before.tables);
+    expect(after.sums).toEqual(before.sums);
+    expect(after.answers).toEqual(before.answers);
+  });
+});
