@@ -37,6 +37,15 @@ export const compileEmitter = (): { abi: unknown[]; bytecode: string } => {
   return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
 };
 
+/** Polls for a receipt (no listener left behind: the provider can be destroyed right after). */
+export const receiptOf = async (provider: JsonRpcProvider, hash: string) => {
+  for (;;) {
+    const r = await provider.getTransactionReceipt(hash);
+    if (r) return r;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
 /**
  * Deploys an Emitter from heidi through `provider` and sends `rounds` emitMany txs, several per
  * block (nonces given explicitly, sent without waiting). Resolves with the contract and the
@@ -46,7 +55,7 @@ export const deployAndEmit = async (provider: JsonRpcProvider, rounds: number[])
   const wallet = new Wallet(heidiKey().privateKey, provider);
   const { abi, bytecode } = compileEmitter();
   const contract = await new ContractFactory(abi as never, bytecode, wallet).deploy();
-  const deployed = await contract.deploymentTransaction()!.wait();
+  const deployed = await receiptOf(provider, contract.deploymentTransaction()!.hash);
   const emitter = new Contract(await contract.getAddress(), abi as never, wallet);
   let nonce = await provider.getTransactionCount(wallet.address, "pending");
   const sent = await Promise.all(
@@ -54,11 +63,11 @@ export const deployAndEmit = async (provider: JsonRpcProvider, rounds: number[])
       emitter.getFunction("emitMany")(count, encodeBytes32String(`round-${i}`), { nonce: nonce++ }),
     ),
   );
-  const receipts = await Promise.all(sent.map((tx) => tx.wait()));
+  const receipts = await Promise.all(sent.map((tx) => receiptOf(provider, tx.hash)));
   return {
     address: (await contract.getAddress()).toLowerCase(),
     abi,
     wallet,
-    heights: [deployed!.blockNumber, ...receipts.map((r) => r!.blockNumber)],
+    heights: [deployed.blockNumber, ...receipts.map((r) => r.blockNumber)],
   };
 };
