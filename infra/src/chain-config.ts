@@ -68,6 +68,10 @@ export const patchCometConfig = (text: string, p: NodePorts, peers = ""): string
     ["rpc", "laddr", q(`tcp://127.0.0.1:${p.rpc}`)],
     ["rpc", "pprof_laddr", q(`127.0.0.1:${p.pprof}`)],
     ["rpc", "max_body_bytes", "10000000"],
+    // The EVM JSON-RPC subscribes to CometBFT for every filter and subscription; CometBFT's
+    // default of 5 per client drops the rest, and the node then forgets those filters.
+    ["rpc", "max_subscriptions_per_client", "500"],
+    ["rpc", "max_subscription_clients", "500"],
     ["p2p", "laddr", q(`tcp://127.0.0.1:${p.p2p}`)],
     ["p2p", "persistent_peers", q(peers)],
     ["p2p", "addr_book_strict", "false"],

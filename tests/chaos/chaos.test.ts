@@ -173,8 +173,8 @@ describe("faults during a live run", () => {
         phase = "kills";
       }
       if (k === Math.floor((2 * KILLS) / 3)) {
-        phase = "node-down";
         await stopNode(1);
+        phase = "node-down"; // from here on the node cannot answer
         await sleep(30_000);
         phase = "node-restarting";
         await startNode(1);

@@ -57,7 +57,11 @@ export const deployAndEmit = async (provider: JsonRpcProvider, rounds: number[])
   const contract = await new ContractFactory(abi as never, bytecode, wallet).deploy();
   const deployed = await receiptOf(provider, contract.deploymentTransaction()!.hash);
   const emitter = new Contract(await contract.getAddress(), abi as never, wallet);
-  let nonce = await provider.getTransactionCount(wallet.address, "pending");
+  // Right after a block the node may still count the deployment as pending: never reuse its nonce.
+  let nonce = Math.max(
+    await provider.getTransactionCount(wallet.address, "pending"),
+    contract.deploymentTransaction()!.nonce + 1,
+  );
   const sent = await Promise.all(
     rounds.map((count, i) =>
       emitter.getFunction("emitMany")(count, encodeBytes32String(`round-${i}`), { nonce: nonce++ }),
