@@ -1,28 +1,28 @@
+import { readFileSync } from "node:fs";
+
 /**
- * Child process of load.ts: `tsx load-client.ts <url> <concurrency> <seconds> [json body]` sends
- * GET requests (or POSTs the JSON body) with `concurrency` clients (keep-alive) for the given time
- * and prints {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
+ * Child process of api.bench.ts: `tsx load-client.ts <url file> <concurrency> <seconds>` sends GET
+ * requests with `concurrency` clients (keep-alive) for the given time, taking the file's URLs (one
+ * a line) in turn, and prints {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
  */
-const [url, concurrency, seconds, body] = [
+const [file, concurrency, seconds] = [
   process.argv[2]!,
   Number(process.argv[3] ?? 50),
   Number(process.argv[4] ?? 5),
-  process.argv[5],
 ];
-const init: RequestInit =
-  body === undefined
-    ? {}
-    : { method: "POST", headers: { "content-type": "application/json" }, body };
+const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
 const latencies: number[] = [];
 let errors = 0;
+let next = 0;
 const end = performance.now() + seconds * 1000;
 const t0 = performance.now();
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (performance.now() < end) {
+      const url = urls[next++ % urls.length]!;
       const s = performance.now();
       try {
-        const r = await fetch(url, init);
+        const r = await fetch(url);
         await r.arrayBuffer();
         if (r.status !== 200) errors++;
       } catch {

@@ -1,4 +1,6 @@
-import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
+import { recordedBlocks } from "@explorer/projections/fixtures";
+import { encodeRecord, type Json, type JsonObject, type RawBlockV1 } from "@explorer/raw-block";
+import { EmbeddedLog } from "@explorer/raw-log";
 
 /**
  * A large log built from real blocks: the RawBlocks recorded from the reference chain are merged
@@ -95,4 +97,23 @@ export const copyAt = (template: RawBlockV1, h: number): RawBlockV1 => {
   const evm = obj(t.evm.block);
   evm.number = `0x${h.toString(16)}`;
   return { ...t, height: h };
+};
+
+/**
+ * An embedded log in `dir` of at least `txs` transactions: the dense template (every recorded
+ * block merged) copied at heights 1, 2, … (see copyAt).
+ */
+export const syntheticLog = async (dir: string, txs: number) => {
+  const template = denseTemplate(recordedBlocks());
+  const perBlock = template.txs.length;
+  const blocks = Math.ceil(txs / perBlock);
+  const t0 = performance.now();
+  const log = EmbeddedLog.open({ dir, sync: false });
+  for (let h = 1; h <= blocks; h++) await log.appendBlock(h, encodeRecord(copyAt(template, h)));
+  log.flush();
+  const blockKiB = encodeRecord(copyAt(template, 1)).length / 1024;
+  process.stderr.write(
+    `[bench] log of ${blocks} blocks × ${perBlock} txs built in ${((performance.now() - t0) / 1000).toFixed(0)} s (${blockKiB.toFixed(0)} KiB per block gzipped)\n`,
+  );
+  return { log, blocks, perBlock };
 };

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { currentSet, setDb } from "@explorer/store";
+import { currentSet, queryRows, setDb } from "@explorer/store";
 import { Context, Effect } from "effect";
 import { NotFound, StoreFailure } from "./http/errors.ts";
 
@@ -77,14 +77,7 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
   const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
     Effect.flatMap(state, (s) =>
       Effect.tryPromise({
-        try: async () => {
-          const rs = await ch.query({
-            query: sql.replaceAll("{db}", s.db),
-            query_params: params,
-            format: "JSONEachRow",
-          });
-          return rs.json<T>();
-        },
+        try: () => queryRows<T>(ch, sql.replaceAll("{db}", s.db), params),
         catch: (cause) =>
           new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
       }),

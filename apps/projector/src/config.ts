@@ -16,6 +16,10 @@ export const ProjectorConfig = Config.all({
   nativeDenoms: Config.String("NATIVE_DENOMS").pipe(Config.withDefault("atest")),
   batchBlocks: Config.Int("BATCH_BLOCKS").pipe(Config.withDefault(500)),
   batchIdleMs: Config.Int("BATCH_IDLE_MS").pipe(Config.withDefault(100)),
+  /** A batch is also written once its encoded rows reach this many bytes (bounds memory). */
+  batchBytes: Config.Int("BATCH_BYTES").pipe(Config.withDefault(64 * 1024 * 1024)),
+  /** Threads that decode and project log records beside the one that writes (0: all in one). */
+  workers: Config.Int("PROJECT_WORKERS").pipe(Config.withDefault(2)),
   /** Keep following the log (default), or stop at its end. */
   follow: Config.Boolean("FOLLOW").pipe(Config.withDefault(true)),
   /** Replay the whole log again into the current set, ignoring the recorded progress. */

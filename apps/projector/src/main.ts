@@ -84,6 +84,8 @@ export const followWith = (announce?: (p: Progress) => void) =>
       nativeDenoms: cfg.nativeDenoms.split(",").map((d) => d.trim()),
       batchBlocks: cfg.batchBlocks,
       batchIdleMs: cfg.batchIdleMs,
+      batchBytes: cfg.batchBytes,
+      workers: cfg.workers,
     };
     let fromStart = cfg.fromStart;
     for (;;) {
@@ -182,6 +184,8 @@ export const reindexProgram = Effect.gen(function* () {
       nativeDenoms: cfg.nativeDenoms.split(","),
       batchBlocks: cfg.batchBlocks,
       batchIdleMs: cfg.batchIdleMs,
+      batchBytes: cfg.batchBytes,
+      workers: cfg.workers,
     }),
   );
 });

@@ -1,5 +1,7 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { LogEntry, RawLog } from "@explorer/raw-log";
+import { openPool } from "./pool.ts";
+import type { ProjectedEntry } from "./project-entry.ts";
 import { BatchWriter, type Progress, readProgress } from "./writer.ts";
 
 export interface ProjectOptions {
@@ -7,8 +9,12 @@ export interface ProjectOptions {
   readonly nativeDenoms: readonly string[];
   /** Flush after this many blocks… */
   readonly batchBlocks: number;
+  /** …or once the batch holds this many bytes of encoded rows (default 64 MiB)… */
+  readonly batchBytes?: number;
   /** …or when no new entry came for this long (ms). */
   readonly batchIdleMs: number;
+  /** Worker threads that decode and project (0: this thread; default 2). */
+  readonly workers?: number;
   /** Keep following the log's head (default), or stop at its current end. */
   readonly follow: boolean;
   /** Stop once this height is projected (0 or absent: no limit). */
@@ -38,10 +44,17 @@ const nextOr = async <T>(
   }
 };
 
+/** Entries decoded and projected ahead of the writer, at most (bounds memory). */
+const AHEAD = 64;
+/** Worker threads start only for a backlog of at least this many blocks; at the head, one thread does it all. */
+const WORKER_BACKLOG = 64;
+
 /**
  * Projects the log into table set `db` from where it stopped: re-reads from the last projected
  * block (to pick up metadata records appended after it), skips blocks already projected, and
- * writes batches in height order.
+ * writes batches in height order. With a backlog, entries are decoded and projected on worker
+ * threads, up to AHEAD entries ahead, while the previous batch is written; they are added in log
+ * order.
  */
 export const projectLog = async (
   ch: ClickHouseClient,
@@ -50,8 +63,14 @@ export const projectLog = async (
   o: ProjectOptions,
 ): Promise<Progress> => {
   const from = o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db);
-  const writer = new BatchWriter(ch, db, { prefix: o.prefix, nativeDenoms: o.nativeDenoms }, from);
+  const writer = new BatchWriter(ch, db, from);
+  const batchBytes = o.batchBytes ?? 64 * 1024 * 1024;
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
+  const end = Math.min((await log.lastHeight()) ?? 0, o.untilHeight || Number.POSITIVE_INFINITY);
+  const pool = openPool(end - start >= WORKER_BACKLOG ? (o.workers ?? 2) : 0, {
+    prefix: o.prefix,
+    nativeDenoms: o.nativeDenoms,
+  });
   const it = log.read(start, { follow: o.follow, signal: o.signal })[Symbol.asyncIterator]();
   // One batch is written while the next is decoded and projected: at most one write in flight,
   // and writes stay in order (each batch's tables, then its progress row).
@@ -70,29 +89,49 @@ export const projectLog = async (
     await flush();
     return inflight;
   };
-  let pending: Promise<IteratorResult<LogEntry>> | undefined;
-  for (;;) {
-    pending ??= it.next();
-    const r = writer.entries > 0 ? await nextOr(pending, o.batchIdleMs) : await pending;
-    if (r === "idle") {
-      await settled();
-      if (await o.shouldStop?.()) break;
-      continue;
-    }
-    pending = undefined;
-    if (r.done) break;
-    const e = r.value;
-    if (e.kind === "block" && e.height <= from.height) continue;
-    if (o.untilHeight && e.kind === "block" && e.height > o.untilHeight) break;
-    writer.add(e);
-    if (writer.pending >= o.batchBlocks) {
-      await flush();
-      if (o.shouldStop) {
-        await inflight; // the switch check needs this batch written
-        if (await o.shouldStop()) break;
+  const ahead: Promise<ProjectedEntry>[] = [];
+  // Adds the oldest projected entry to the batch and writes a full batch; false: told to stop.
+  const addOldest = async (): Promise<boolean> => {
+    writer.add(await ahead.shift()!);
+    if (writer.pending < o.batchBlocks && writer.bytes < batchBytes) return true;
+    await flush();
+    if (!o.shouldStop) return true;
+    await inflight; // the switch check needs this batch written
+    return !(await o.shouldStop());
+  };
+  // Adds every entry projected so far; false: told to stop on the way.
+  const drain = async (): Promise<boolean> => {
+    while (ahead.length > 0) if (!(await addOldest())) return false;
+    return true;
+  };
+  try {
+    let pending: Promise<IteratorResult<LogEntry>> | undefined;
+    let go = true;
+    while (go) {
+      pending ??= it.next();
+      // A lone metadata or verification record is written too (no block may follow soon).
+      const busy = writer.entries > 0 || ahead.length > 0;
+      const r = busy ? await nextOr(pending, o.batchIdleMs) : await pending;
+      if (r === "idle") {
+        if (!(await drain())) break;
+        await settled();
+        go = !(await o.shouldStop?.());
+        continue;
       }
+      pending = undefined;
+      const e = r.done ? undefined : r.value;
+      if (!e || (o.untilHeight && e.kind === "block" && e.height > o.untilHeight)) {
+        await drain();
+        break;
+      }
+      if (e.kind === "block" && e.height <= from.height) continue;
+      ahead.push(pool.project(e.payload));
+      if (ahead.length >= AHEAD) go = await addOldest();
     }
+    await it.return?.();
+    return await settled();
+  } finally {
+    for (const p of ahead) p.catch(() => {});
+    await pool.close();
   }
-  await it.return?.();
-  return settled();
 };

@@ -1,12 +1,6 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import {
-  type ProjectionContext,
-  projectMetadataRecord,
-  projectRawBlock,
-  projectVerificationRecord,
-} from "@explorer/projections";
-import { decodeRecord, isMetadataRecord, isVerificationRecord } from "@explorer/raw-block";
-import type { LogEntry } from "@explorer/raw-log";
+import { insertJsonEachRow } from "@explorer/store";
+import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
 /** Tables a batch writes, in this order; `progress` goes last, so readers never see a partial batch. */
 export const TABLES = [
@@ -37,21 +31,22 @@ export interface Progress {
 }
 
 /**
- * Turns log entries into rows and writes them to one table set in batches. Each batch: every
- * table's rows (one insert per table), then the progress row. Replaying entries already written
- * inserts identical rows under the same keys, which the ReplacingMergeTree engines collapse.
+ * Gathers projected entries (see project-entry.ts) into batches and writes them to one table set.
+ * Each batch: every table's rows (one insert per table), then the progress row. Replaying entries
+ * already written inserts identical rows under the same keys, which the ReplacingMergeTree
+ * engines collapse.
  */
 export class BatchWriter {
-  private rows = new Map<string, object[]>();
+  private chunks = new Map<string, Uint8Array[]>();
   private blocks = 0;
   private records = 0;
+  private size = 0;
   private lastHeight: number;
   private txsTotal: number;
 
   constructor(
     private readonly ch: ClickHouseClient,
     readonly db: string,
-    private readonly ctx: Omit<ProjectionContext, "txsBefore">,
     from: Progress,
   ) {
     this.lastHeight = from.height;
@@ -71,65 +66,63 @@ export class BatchWriter {
     return this.records;
   }
 
+  /** Bytes of encoded rows in the batch so far. */
+  get bytes() {
+    return this.size;
+  }
+
   /** Adds one entry to the batch. Blocks must come in height order, each once. */
-  add(entry: LogEntry): void {
-    const record = decodeRecord(entry.payload);
+  add(entry: ProjectedEntry): void {
     this.records++;
-    const out = isMetadataRecord(record)
-      ? projectMetadataRecord(record)
-      : isVerificationRecord(record)
-        ? projectVerificationRecord(record)
-        : (() => {
-            // An empty table set starts at the log's first block, whatever its height.
-            if (this.lastHeight === 0 && this.blocks === 0 && this.txsTotal === 0)
-              this.lastHeight = record.height - 1;
-            if (record.height !== this.lastHeight + 1) {
-              throw new Error(
-                `log gap or disorder: got height ${record.height} after ${this.lastHeight}`,
-              );
-            }
-            const rows = projectRawBlock(record, { ...this.ctx, txsBefore: this.txsTotal });
-            this.txsTotal += record.txs.length;
-            this.lastHeight = record.height;
-            this.blocks++;
-            return rows;
-          })();
-    for (const [table, list] of Object.entries(out)) {
-      if (list.length === 0) continue;
-      const acc = this.rows.get(table);
-      if (acc) for (const r of list) acc.push(r);
-      else this.rows.set(table, [...list]);
+    if (entry.block) {
+      // An empty table set starts at the log's first block, whatever its height.
+      if (this.lastHeight === 0 && this.blocks === 0 && this.txsTotal === 0)
+        this.lastHeight = entry.height - 1;
+      if (entry.height !== this.lastHeight + 1) {
+        throw new Error(`log gap or disorder: got height ${entry.height} after ${this.lastHeight}`);
+      }
+      this.push("blocks", encodeRows([{ ...entry.block, txs_before: this.txsTotal }]));
+      this.txsTotal += entry.txs;
+      this.lastHeight = entry.height;
+      this.blocks++;
     }
+    for (const [table, bytes] of entry.tables) this.push(table, bytes);
+  }
+
+  private push(table: string, bytes: Uint8Array) {
+    this.size += bytes.length;
+    const list = this.chunks.get(table);
+    if (list) list.push(bytes);
+    else this.chunks.set(table, [bytes]);
   }
 
   /** Takes the batch so far (and starts a new one), for `write`. */
   take(): Batch {
     const batch = {
-      rows: this.rows,
+      chunks: this.chunks,
       progress: { height: this.lastHeight, txsTotal: this.txsTotal },
       blocks: this.blocks,
     };
-    this.rows = new Map();
+    this.chunks = new Map();
     this.blocks = 0;
     this.records = 0;
+    this.size = 0;
     return batch;
   }
 
   /** Writes a batch: every table's rows, then the progress row. */
   async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
-      const values = batch.rows.get(table);
-      if (values && values.length > 0) {
-        await this.ch.insert({ table: `${this.db}.${table}`, values, format: "JSONEachRow" });
-      }
+      const list = batch.chunks.get(table);
+      if (list) await insertJsonEachRow(this.ch, `${this.db}.${table}`, Buffer.concat(list));
     }
-    await this.ch.insert({
-      table: `${this.db}.progress`,
-      values: [
+    await insertJsonEachRow(
+      this.ch,
+      `${this.db}.progress`,
+      encodeRows([
         { name: "projector", height: batch.progress.height, txs_total: batch.progress.txsTotal },
-      ],
-      format: "JSONEachRow",
-    });
+      ]),
+    );
     return batch.progress;
   }
 
@@ -140,7 +133,8 @@ export class BatchWriter {
 }
 
 export interface Batch {
-  readonly rows: Map<string, object[]>;
+  /** Per table, its rows encoded (JSONEachRow), entry by entry. */
+  readonly chunks: Map<string, Uint8Array[]>;
   readonly progress: Progress;
   readonly blocks: number;
 }

@@ -1,6 +1,6 @@
 import type { RawBlockV1 } from "@explorer/raw-block";
 import { arr, blockTime, chTime, obj, type ProjectionContext, str } from "./context.ts";
-import { txHashOf } from "./txs.ts";
+import { txHashesOf } from "./txs.ts";
 
 export interface BlockRow {
   height: number;
@@ -64,7 +64,7 @@ export const blockRecord = (raw: RawBlockV1) => {
       }))
       .filter((s) => s.address),
     timestamp: blockTime(raw),
-    txs: arr(b.data && obj(b.data).txs).map((t) => txHashOf(str(t))),
+    txs: txHashesOf(raw),
     version: { block: str(obj(h.version).block) },
   };
 };

@@ -58,20 +58,7 @@ export const projectEventLogs = (raw: RawBlockV1) => {
     data: l.data,
     time,
   }));
-  const log_lookup = event_logs.flatMap((l) =>
-    [
-      `c:${l.contract}`,
-      `o:${l.origin}`,
-      `x:${l.tx_hash}`,
-      `b:${l.block_hash}`,
-      ...(l.topics[0] ? [`t0:${l.topics[0]}`] : []),
-    ].map((key) => ({
-      key,
-      block_number: l.block_number,
-      log_index: l.log_index,
-    })),
-  );
-  return { event_logs, log_lookup };
+  return { event_logs };
 };
 
 export const projectContracts = (raw: RawBlockV1) => {
@@ -186,20 +173,7 @@ export const projectTokenTransfers = (raw: RawBlockV1) => {
       }
     }
   }
-  const transfer_lookup = token_transfers.flatMap((t) =>
-    [
-      `c:${t.contract}`,
-      `a:${t.from_address}`,
-      `a:${t.to_address}`,
-      `f:${t.from_address}`,
-      `t:${t.to_address}`,
-      `x:${t.tx_hash}`,
-      ...(t.token_id ? [`i:${t.contract}:${t.token_id}`] : []),
-    ]
-      .filter((k, i, all) => all.indexOf(k) === i)
-      .map((key) => ({ key, block_number: t.block_number, log_index: t.log_index, sub: t.sub })),
-  );
-  return { token_transfers, transfer_lookup };
+  return { token_transfers };
 };
 
 /** Holder balances and NFT owners as the tokens answered at H. */

@@ -16,15 +16,20 @@ export interface TxRow {
   record: string;
 }
 
-export interface TxLookupRow {
-  key: string;
-  height: number;
-  idx: number;
-}
-
 /** CometBFT tx hash: sha256 of the tx bytes, uppercase hex. */
 export const txHashOf = (base64: string): string =>
   createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").toUpperCase();
+
+const hashesOf = new WeakMap<RawBlockV1, string[]>();
+/** The CometBFT hashes of a block's txs, in order (computed once per RawBlock). */
+export const txHashesOf = (raw: RawBlockV1): string[] => {
+  let hashes = hashesOf.get(raw);
+  if (!hashes) {
+    hashes = arr(obj(obj(raw.comet.block.block).data).txs).map((t) => txHashOf(str(t)));
+    hashesOf.set(raw, hashes);
+  }
+  return hashes;
+};
 
 const MSG_ETHEREUM_TX = /\.MsgEthereumTx$/;
 const accountRes = new Map<string, RegExp>();
@@ -40,34 +45,45 @@ const ACCOUNT = (prefix: string): RegExp => {
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ZERO = /^0x0{40}$/;
 
-/** Calls f on every string inside a JSON value. */
-const eachString = (v: Json | undefined, f: (s: string) => void): void => {
-  if (typeof v === "string") f(v);
-  else if (Array.isArray(v)) for (const x of v) eachString(x, f);
-  else if (v && typeof v === "object") for (const k in v) eachString(v[k], f);
-};
+/** Finds the accounts among the strings of a JSON value (see involved). */
+class AccountScan {
+  readonly out = new Set<string>();
+  private readonly re: RegExp;
+  private readonly head: string;
+  private readonly length: number;
+
+  constructor(private readonly prefix: string) {
+    this.re = ACCOUNT(prefix);
+    this.head = `${prefix}1`;
+    this.length = this.head.length + 38;
+  }
+
+  scan(v: Json | undefined): void {
+    if (typeof v === "string") this.string(v);
+    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) this.scan(v[i]);
+    else if (v !== null && typeof v === "object") for (const k in v) this.scan(v[k]);
+  }
+
+  private string(s: string): void {
+    if (s.length === this.length && s.startsWith(this.head) && this.re.test(s)) {
+      const hex = bech32ToHexLower(s);
+      if (hex) {
+        this.out.add(s);
+        this.out.add(hex);
+      }
+    } else if (s.length === 42 && s.startsWith("0x") && EVM_ADDRESS.test(s) && !ZERO.test(s)) {
+      const hex = s.toLowerCase();
+      this.out.add(hex);
+      this.out.add(hexToBech32(this.prefix, hex));
+    }
+  }
+}
 
 /** Accounts involved in a tx, both forms: bech32 accounts and 0x addresses in its body and events. */
 const involved = (prefix: string, ...sources: Json[]): string[] => {
-  const re = ACCOUNT(prefix);
-  const head = `${prefix}1`;
-  const out = new Set<string>();
-  for (const src of sources) {
-    eachString(src, (s) => {
-      if (s.length === head.length + 38 && s.startsWith(head) && re.test(s)) {
-        const hex = bech32ToHexLower(s);
-        if (hex) {
-          out.add(s);
-          out.add(hex);
-        }
-      } else if (s.length === 42 && s.startsWith("0x") && EVM_ADDRESS.test(s) && !ZERO.test(s)) {
-        const hex = s.toLowerCase();
-        out.add(hex);
-        out.add(hexToBech32(prefix, hex));
-      }
-    });
-  }
-  return [...out].sort();
+  const scan = new AccountScan(prefix);
+  for (const src of sources) scan.scan(src);
+  return [...scan.out].sort();
 };
 
 /** Events of a tx grouped per message, as the SPEC's `logs`. */
@@ -128,11 +144,8 @@ const evmMessage = (typeUrl: string, evmTx: JsonObject, baseFee: string) => {
   };
 };
 
-export const projectTxs = (
-  raw: RawBlockV1,
-  ctx: ProjectionContext,
-): { txs: TxRow[]; tx_lookup: TxLookupRow[] } => {
-  const bytes = arr(obj(obj(raw.comet.block.block).data).txs).map(str);
+export const projectTxs = (raw: RawBlockV1, ctx: ProjectionContext): { txs: TxRow[] } => {
+  const hashes = txHashesOf(raw);
   const results = arr(raw.comet.blockResults.txs_results).map(obj);
   const evmTxs = new Map(
     arr(raw.evm.block?.transactions).map((t) => [str(obj(t).hash).toLowerCase(), obj(t)]),
@@ -140,9 +153,7 @@ export const projectTxs = (
   const baseFee = hexToDec(raw.evm.block?.baseFeePerGas);
   const time = blockTime(raw);
   const txs: TxRow[] = [];
-  const tx_lookup: TxLookupRow[] = [];
-  bytes.forEach((b64, idx) => {
-    const txhash = txHashOf(b64);
+  hashes.forEach((txhash, idx) => {
     const result = results[idx] ?? {};
     const node = raw.txs[idx] ?? {};
     const body = obj(node.body);
@@ -206,11 +217,6 @@ export const projectTxs = (
       addresses,
       record: JSON.stringify(record),
     });
-    const key = (k: string) => tx_lookup.push({ key: k, height: raw.height, idx });
-    key(`h:${txhash}`);
-    for (const e of evmHashes) key(`e:${e}`);
-    for (const a of addresses) key(`a:${a}`);
-    for (const t of types) key(`m:${t}`);
   });
-  return { txs, tx_lookup };
+  return { txs };
 };

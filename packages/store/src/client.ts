@@ -1,4 +1,6 @@
+import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { inlineParams } from "./params.ts";
 
 /**
  * One ClickHouse client for both ways to run: a ClickHouse server over HTTP (production), or chDB,
@@ -27,7 +29,50 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
-  return createClient({ connection: createChdbConnection({ path: target.path }) as never });
+  const connection = createChdbConnection({ path: target.path });
+  const client = createClient({ connection: connection as never });
+  chdbConnections.set(client, connection);
+  return client;
+};
+
+const INSERT = { input_format_json_read_objects_as_strings: 1 } as const;
+// In this process the engine shares the cores with the app: no extra parsing threads.
+const CHDB_INSERT = { ...INSERT, input_format_parallel_parsing: 0 } as const;
+
+type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
+const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
+
+/**
+ * Inserts rows already encoded as JSONEachRow (one JSON object per line) into `table`
+ * (`db.table`). With chDB the bytes go to the engine as they are (no copy into a query string);
+ * with a server they are the request body. Cheaper than `client.insert` with row objects, which
+ * serialises on the way. A JSON object given for a String column is stored as its JSON text, as
+ * written.
+ */
+export const insertJsonEachRow = async (
+  ch: ClickHouseClient,
+  table: string,
+  body: Uint8Array,
+): Promise<void> => {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/.test(table))
+    throw new Error(`not a table name: ${table}`);
+  if (body.length === 0) return;
+  const chdb = chdbConnections.get(ch);
+  if (chdb) {
+    await chdb.chdb.rawInsert({
+      table,
+      values: body,
+      format: "JSONEachRow",
+      settings: CHDB_INSERT,
+    });
+    return;
+  }
+  const r = await ch.exec({
+    query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+    values: Readable.from([body]),
+    clickhouse_settings: INSERT,
+  });
+  r.stream.destroy();
 };
 
 /** `STORE_URL`: `chdb:<path>` (default `chdb:.data/chdb`) or `http(s)://user:pass@host:8123`. */
@@ -40,4 +85,22 @@ export const parseStoreUrl = (url: string): StoreTarget => {
     username: decodeURIComponent(u.username) || undefined,
     password: decodeURIComponent(u.password) || undefined,
   };
+};
+
+/**
+ * Rows of a query with parameters (`{name:Type}` placeholders). A server binds them; with chDB
+ * they are written into the SQL as literals (see params.ts), so that queries run side by side.
+ */
+export const queryRows = async <T>(
+  ch: ClickHouseClient,
+  sql: string,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<T[]> => {
+  const embedded = chdbConnections.has(ch);
+  const rs = await ch.query({
+    query: embedded ? inlineParams(sql, params) : sql,
+    ...(embedded ? {} : { query_params: params }),
+    format: "JSONEachRow",
+  });
+  return rs.json<T>();
 };

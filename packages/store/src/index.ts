@@ -1,3 +1,4 @@
 export * from "./client.ts";
 export * from "./migrate.ts";
+export * from "./params.ts";
 export * from "./table-sets.ts";

@@ -11,7 +11,7 @@ const stateOfDb = Effect.gen(function* () {
 const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
-import { Db } from "../db.ts";
+import { Db, type StoreState } from "../db.ts";
 import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
@@ -62,6 +62,17 @@ export const parseApiKeys = (
   return out;
 };
 
+/** A kept answer: the route that made it and its JSON (or the failure, which is not kept). */
+interface CachedAnswer {
+  readonly route: string;
+  readonly answer: Promise<Buffer | Exit.Exit<unknown, ApiError>>;
+}
+
+const reply = (ctx: Koa.Context, json: Buffer) => {
+  ctx.set("content-type", "application/json; charset=utf-8");
+  ctx.body = json;
+};
+
 const log = (level: "info" | "error", fields: Record<string, unknown>) =>
   process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), ...fields })}\n`);
 
@@ -80,6 +91,8 @@ export const makeApp = (
   const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
 
   app.use(httpMetrics);
+  // Request id, CORS and JSON errors; then OPTIONS, API keys and rate limits (one middleware: each
+  // layer costs on every request).
   app.use(async (ctx, next) => {
     const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
     ctx.state.requestId = id;
@@ -88,6 +101,11 @@ export const makeApp = (
     ctx.set("access-control-allow-headers", "authorization, content-type");
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
     try {
+      if (ctx.method === "OPTIONS") {
+        ctx.status = 204;
+        return;
+      }
+      if (!admit(ctx)) return;
       await next();
       // A method the router does not know (PROPFIND, TRACE…) is a 405 on a route, else a 404.
       if (ctx.status === 501 && ctx.body === undefined) {
@@ -121,17 +139,14 @@ export const makeApp = (
     await next();
   });
 
-  app.use(async (ctx, next) => {
-    if (ctx.method === "OPTIONS") {
-      ctx.status = 204;
-      return;
-    }
+  /** API key and rate limit; false (with the answer set) when the request goes no further. */
+  const admit = (ctx: Koa.Context): boolean => {
     const auth = ctx.get("authorization");
     const key = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
     if (auth && (!key || !settings.apiKeys.has(key))) {
       ctx.status = 401;
       ctx.body = { error: "unknown API key (Authorization: Bearer <key>)" };
-      return;
+      return false;
     }
     const verdict = limiter.take(key ?? `ip:${ctx.ip}`, key !== undefined);
     ctx.set("x-ratelimit-limit", String(verdict.limit));
@@ -142,10 +157,10 @@ export const makeApp = (
       ctx.body = {
         error: `rate limit of ${verdict.limit} requests per minute reached; retry in ${verdict.retryAfterS} s`,
       };
-      return;
+      return false;
     }
-    await next();
-  });
+    return true;
+  };
 
   const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
   const db = runtime.runSync(
@@ -153,11 +168,24 @@ export const makeApp = (
       return yield* Db;
     }),
   );
-  // Answers are a pure function of (table set, projected height, URL): kept up to 64 MB.
-  const cache = new Lru<string, Promise<string | Exit.Exit<unknown, ApiError>>>(
-    20_000,
-    64 * 1024 * 1024,
-  );
+  // Answers are a pure function of (table set, projected height, URL): kept, serialised, up to
+  // 64 MB. Hot answers are keyed by the projected height (a new height makes new keys), immutable
+  // ones (a projected block, a tx) by the table set alone.
+  const cache = new Lru<string, CachedAnswer>(20_000, 64 * 1024 * 1024);
+  const keyOf = (st: StoreState, immutable: boolean, url: string) =>
+    `${st.db}:v${st.verified}:${immutable ? "" : st.height}:${url}`; // a verification changes answers without a new height
+
+  // A GET whose answer is already known for the current state is answered before routing: the
+  // same URL gives the same answer, and it passed its route's validation when it was made.
+  app.use(async (ctx, next) => {
+    const st = ctx.method === "GET" ? db.peek() : undefined;
+    const hit = st && (cache.get(keyOf(st, false, ctx.url)) ?? cache.get(keyOf(st, true, ctx.url)));
+    const out = hit && (await hit.answer);
+    if (!hit || !(out instanceof Uint8Array)) return next();
+    (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
+    reply(ctx, out);
+  });
+
   const run =
     (h: Handler): RouterMiddleware =>
     async (ctx) => {
@@ -176,27 +204,24 @@ export const makeApp = (
         return h(ctx);
       });
       if (spec && spec.method === "get" && spec.cache !== "none") {
-        // Hot answers are keyed by the projected height (a new height makes new keys), immutable
-        // ones (a projected block, a tx) by the table set alone. The serialised answer is kept,
-        // and concurrent requests for the same key share one computation.
+        // Concurrent requests for the same key share one computation.
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
-          // A verification changes answers (records, decoded names) without the height moving.
-          const key = `${st.db}:v${st.verified}:${spec.cache === "immutable" ? "" : st.height}:${ctx.url}`;
-          let pending = cache.get(key);
-          if (!pending) {
-            pending = runtime.runPromiseExit(handle).then((x) => {
+          const key = keyOf(st, spec.cache === "immutable", ctx.url);
+          let hit = cache.get(key);
+          if (!hit) {
+            const answer = runtime.runPromiseExit(handle).then((x) => {
               if (!Exit.isSuccess(x)) return x;
-              const text = JSON.stringify(x.value);
-              cache.weigh(key, text.length);
-              return text;
+              const body = Buffer.from(JSON.stringify(x.value));
+              cache.weigh(key, body.length);
+              return body;
             });
-            cache.set(key, pending);
+            hit = { route: `/api/1.0${spec.path}`, answer };
+            cache.set(key, hit);
           }
-          const out = await pending;
-          if (typeof out === "string") {
-            ctx.type = "application/json";
-            ctx.body = out;
+          const out = await hit.answer;
+          if (out instanceof Uint8Array) {
+            reply(ctx, out);
             return;
           }
           cache.delete(key);

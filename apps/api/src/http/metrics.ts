@@ -1,4 +1,4 @@
-import { Effect, Metric } from "effect";
+import { Context, Metric } from "effect";
 import type Koa from "koa";
 
 const requests = Metric.counter("api_requests_total", {
@@ -25,6 +25,9 @@ const seriesOf = (route: string, status: number) => {
   return s;
 };
 
+// The default services (the global metric registry), for updates without running an effect.
+const services = Context.empty();
+
 /** Counts every request and its latency by matched route (unmatched: `other`) and status. */
 export const httpMetrics: Koa.Middleware = async (ctx, next) => {
   const t0 = performance.now();
@@ -33,8 +36,8 @@ export const httpMetrics: Koa.Middleware = async (ctx, next) => {
   } finally {
     const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? "other";
     const s = seriesOf(route, ctx.status);
-    Effect.runSync(
-      Metric.update(s.count, 1).pipe(Effect.andThen(Metric.update(s.ms, performance.now() - t0))),
-    );
+    // On every request: updated in place (Metric.update through Effect.runSync costs ~10x more).
+    s.count.updateUnsafe(1, services);
+    s.ms.updateUnsafe(performance.now() - t0, services);
   }
 };

@@ -219,6 +219,22 @@ const batchIdleMs = o(
   "flush a partial batch after this idle time",
   "<ms>",
 );
+const batchBytes = o(
+  "batch-bytes",
+  "BATCH_BYTES",
+  "int",
+  String(64 * 1024 * 1024),
+  "also write a batch once its rows reach this many bytes",
+  "<n>",
+);
+const projectWorkers = o(
+  "workers",
+  "PROJECT_WORKERS",
+  "int",
+  "2",
+  "threads that decode and project while catching up (0: one thread)",
+  "<n>",
+);
 
 const startHeight = o("start-height", "START_HEIGHT", "int", "1", "first height to ingest", "<h>");
 const stopHeight = o(
@@ -478,6 +494,8 @@ export const reindexOptions: readonly Option[] = [
   nativeDenoms,
   batchBlocks,
   batchIdleMs,
+  batchBytes,
+  projectWorkers,
 ];
 
 export const projectOptions: readonly Option[] = [

@@ -1,0 +1,101 @@
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { Effect, Metric } from "effect";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildApi } from "../main.ts";
+
+/**
+ * The request path around the answers: kept answers (served before routing) come with the same
+ * bytes and headers as fresh ones, still pass rate limits and API keys, carry request ids and
+ * CORS, are counted in the metrics under their route, and change when the projected height moves.
+ */
+const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "api-app-")) });
+const { db } = await ensureCurrentSet(ch, "explorer");
+const { app, runtime } = buildApi(ch, "explorer", {
+  prefix: "cosmos",
+  nativeCoins: new Map([["test", "atest"]]),
+  rateLimitPerMinute: 4,
+  apiKeys: new Map([["k-app", 1000]]),
+});
+const server = app.listen(0, "127.0.0.1");
+await new Promise((r) => server.once("listening", r));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await runtime.dispose();
+  await ch.close();
+});
+
+const project = async (height: number, txsTotal: number) => {
+  await ch.insert({
+    table: `${db}.progress`,
+    values: [{ name: "projector", height, txs_total: txsTotal }],
+    format: "JSONEachRow",
+  });
+  await new Promise((r) => setTimeout(r, 300)); // the API re-reads the height every 250 ms
+};
+const key = { authorization: "Bearer k-app" };
+const requestsCounted = (route: string) =>
+  Effect.runSync(Metric.snapshot)
+    .filter((s) => s.id === "api_requests_total" && s.attributes?.route === route)
+    .reduce((n, s) => n + Number((s.state as { count: number }).count), 0);
+
+describe("kept answers", () => {
+  it("are the same bytes and headers as the first answer, and rate limits still apply", async () => {
+    await project(7, 70);
+    const counted = requestsCounted("/api/1.0/stat");
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await fetch(`${base}/stat`));
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ totalBlocks: 7, totalTransactions: 70 });
+    expect(new Set(bodies).size).toBe(1);
+    for (const r of answers) {
+      expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(r.headers.get("access-control-allow-origin")).toBe("*");
+      expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(new Set(answers.map((r) => r.headers.get("x-request-id"))).size).toBe(4);
+    expect(answers.map((r) => r.headers.get("x-ratelimit-remaining"))).toEqual([
+      "3",
+      "2",
+      "1",
+      "0",
+    ]);
+    expect(requestsCounted("/api/1.0/stat") - counted).toBe(4);
+
+    const limited = await fetch(`${base}/stat`);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await limited.json()).toEqual({ error: expect.stringMatching(/rate limit of 4/) });
+
+    const withKey = await fetch(`${base}/stat`, { headers: { ...key, "x-request-id": "mine" } });
+    expect(withKey.status).toBe(200);
+    expect(withKey.headers.get("x-request-id")).toBe("mine");
+    expect(await withKey.text()).toBe(bodies[0]);
+    const badKey = await fetch(`${base}/stat`, { headers: { authorization: "Bearer nope" } });
+    expect(badKey.status).toBe(401);
+  });
+
+  it("follow the projected height", async () => {
+    await project(9, 95);
+    const r = await fetch(`${base}/stat`, { headers: key });
+    expect(await r.json()).toMatchObject({ totalBlocks: 9, totalTransactions: 95 });
+  });
+
+  it("leave validation, OPTIONS and unknown paths as they are", async () => {
+    expect((await fetch(`${base}/txs?limit=5`, { headers: key })).status).toBe(200);
+    const bad = await fetch(`${base}/txs?limit=abc`, { headers: key });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: expect.stringContaining("limit") });
+    const options = await fetch(`${base}/stat`, { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
+    const unknown = await fetch(`${base}/nothing-here`, { headers: key });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "no such endpoint: GET /api/1.0/nothing-here" });
+  });
+});

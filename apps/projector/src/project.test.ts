@@ -1,0 +1,160 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClickHouseClient } from "@clickhouse/client";
+import { EmbeddedLog } from "@explorer/raw-log";
+import { currentSet, migrate, openClickHouse } from "@explorer/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checksums } from "./checksums.ts";
+import { projectLog } from "./project.ts";
+import { reindex } from "./reindex.ts";
+
+/**
+ * The bundled sample chain (every message type and token standard) projected into chDB: with
+ * worker threads and in one thread, in batches of different sizes, the tables are the same; a
+ * replay changes nothing; and the lookup entries ClickHouse derives are the keys the API asks.
+ */
+const sample = fileURLToPath(new URL("../../../samples/reference-chain/log.dat", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "projector-test-"));
+const options = { prefix: "cosmos", nativeDenoms: ["atest"], batchIdleMs: 50, follow: false };
+let ch: ClickHouseClient;
+let log: EmbeddedLog;
+
+const rows = async <T>(query: string): Promise<T[]> =>
+  (await ch.query({ query, format: "JSONEachRow" })).json<T>();
+/** Lookup keys by the row they point at ("height/idx" or "block/log/sub"). */
+const keysByRow = async (table: string, cols: string): Promise<Map<string, string[]>> => {
+  const out = new Map<string, string[]>();
+  for (const r of await rows<{ key: string; at: string }>(
+    `SELECT key, concatWithSeparator('/', ${cols}) AS at FROM p_1.${table} FINAL ORDER BY key`,
+  ))
+    out.set(r.at, [...(out.get(r.at) ?? []), r.key]);
+  return out;
+};
+const sorted = (keys: string[]) => [...new Set(keys)].sort();
+
+beforeAll(async () => {
+  mkdirSync(join(dir, "log"));
+  copyFileSync(sample, join(dir, "log", "log.dat"));
+  log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
+  ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  for (const db of ["p_1", "p_2"]) await migrate(ch, db);
+  await projectLog(ch, "p_1", log, { ...options, batchBlocks: 500, workers: 0 });
+}, 120_000);
+
+afterAll(async () => {
+  await ch?.close();
+  await log?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("projector", () => {
+  it("writes the same tables with worker threads as in one thread", async () => {
+    const p = await projectLog(ch, "p_2", log, { ...options, batchBlocks: 37, workers: 2 });
+    expect(p.height).toBe(await log.lastHeight());
+    const one = await checksums(ch, "p_1");
+    expect(Number(one.txs!.rows)).toBeGreaterThan(50);
+    expect(Number(one.nft_metadata!.rows)).toBeGreaterThan(0);
+    expect(await checksums(ch, "p_2")).toEqual(one);
+  }, 120_000);
+
+  it("changes nothing when the whole log is replayed again", async () => {
+    const before = await checksums(ch, "p_1");
+    await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
+    expect(await checksums(ch, "p_1")).toEqual(before);
+  }, 120_000);
+
+  it("re-indexes into a new table set with the same tables, then switches to it", async () => {
+    const quiet = () => {};
+    expect(await reindex(ch, "rx", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 1,
+    });
+    const { set, height } = await reindex(ch, "rx", log, { ...options, batchBlocks: 200 }, quiet);
+    expect([set, height]).toEqual([2, await log.lastHeight()]);
+    expect(await currentSet(ch, "rx")).toBe(2);
+    expect(await checksums(ch, "rx_2")).toEqual(await checksums(ch, "p_1"));
+    const [viaView] = await rows<{ n: string }>("SELECT count() AS n FROM rx.tx_lookup");
+    const [lookups] = await rows<{ n: string }>("SELECT count() AS n FROM rx_2.tx_lookup");
+    expect(viaView).toEqual(lookups);
+  }, 120_000);
+
+  it("indexes every transaction by hash, EVM hash, account and message type", async () => {
+    const txs = await rows<{
+      height: string;
+      idx: number;
+      txhash: string;
+      evm_hashes: string[];
+      addresses: string[];
+      message_types: string[];
+    }>("SELECT height, idx, txhash, evm_hashes, addresses, message_types FROM p_1.txs FINAL");
+    const lookup = await keysByRow("tx_lookup", "height, idx");
+    expect(lookup.size).toBe(txs.length);
+    for (const t of txs)
+      expect(lookup.get(`${t.height}/${t.idx}`)).toEqual(
+        sorted([
+          `h:${t.txhash}`,
+          ...t.evm_hashes.map((h) => `e:${h}`),
+          ...t.addresses.map((a) => `a:${a}`),
+          ...t.message_types.map((m) => `m:${m}`),
+        ]),
+      );
+  });
+
+  it("indexes every event log by contract, sender, tx, block and topic0", async () => {
+    const logs = await rows<{
+      block_number: string;
+      log_index: number;
+      contract: string;
+      origin: string;
+      tx_hash: string;
+      block_hash: string;
+      topics: string[];
+    }>(
+      "SELECT block_number, log_index, contract, origin, tx_hash, block_hash, topics FROM p_1.event_logs FINAL",
+    );
+    expect(logs.length).toBeGreaterThan(0);
+    const lookup = await keysByRow("log_lookup", "block_number, log_index");
+    expect(lookup.size).toBe(logs.length);
+    for (const l of logs)
+      expect(lookup.get(`${l.block_number}/${l.log_index}`)).toEqual(
+        sorted([
+          `c:${l.contract}`,
+          `o:${l.origin}`,
+          `x:${l.tx_hash}`,
+          `b:${l.block_hash}`,
+          ...(l.topics[0] ? [`t0:${l.topics[0]}`] : []),
+        ]),
+      );
+  });
+
+  it("indexes every token transfer by contract, either side, tx and token id", async () => {
+    const transfers = await rows<{
+      block_number: string;
+      log_index: number;
+      sub: number;
+      contract: string;
+      from_address: string;
+      to_address: string;
+      tx_hash: string;
+      token_id: string;
+    }>(
+      "SELECT block_number, log_index, sub, contract, from_address, to_address, tx_hash, token_id FROM p_1.token_transfers FINAL",
+    );
+    expect(transfers.some((t) => t.token_id !== "")).toBe(true);
+    const lookup = await keysByRow("transfer_lookup", "block_number, log_index, sub");
+    expect(lookup.size).toBe(transfers.length);
+    for (const t of transfers)
+      expect(lookup.get(`${t.block_number}/${t.log_index}/${t.sub}`)).toEqual(
+        sorted([
+          `c:${t.contract}`,
+          `a:${t.from_address}`,
+          `a:${t.to_address}`,
+          `f:${t.from_address}`,
+          `t:${t.to_address}`,
+          `x:${t.tx_hash}`,
+          ...(t.token_id ? [`i:${t.contract}:${t.token_id}`] : []),
+        ]),
+      );
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@clickhouse/client";
+import { createChdbConnection } from "chdb/connection";
+import { afterAll, describe, expect, it } from "vitest";
+import { openClickHouse, queryRows } from "./client.ts";
+import { inlineParams, literal, ParamError } from "./params.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "chdb-params-"));
+const ch = await openClickHouse({ kind: "chdb", path: dir });
+// The generic client binds parameters in the engine, as a server does.
+const bound = createClient({ connection: createChdbConnection({ path: dir }) as never });
+afterAll(async () => {
+  await bound.close();
+  await ch.close();
+});
+
+const awkward = [
+  "plain",
+  "it's",
+  "back\\slash",
+  "\\'",
+  "tab\tnl\n",
+  "nul\0byte",
+  "ünïcødé ✓",
+  "",
+  "{x:String}",
+];
+
+describe("parameters written as literals", () => {
+  it("give the rows that bound parameters give, for awkward strings, arrays and integers", async () => {
+    const sql =
+      "SELECT {s:String} AS s, length({s:String}) AS n, {s:String} IN {a:Array(String)} AS found, toString({u:UInt64}) AS u, {i:Int32} AS i";
+    for (const s of awkward) {
+      const params = { s, a: ["x", s], u: "18446744073709551615", i: -7 };
+      const want = await (
+        await bound.query({ query: sql, query_params: params, format: "JSONEachRow" })
+      ).json();
+      expect(await queryRows(ch, sql, params)).toEqual(want);
+      expect(want).toEqual([
+        { s, n: Buffer.byteLength(s), found: 1, u: "18446744073709551615", i: -7 },
+      ]);
+    }
+    expect(await queryRows(ch, "SELECT 'a' IN {a:Array(String)} AS f", { a: [] })).toEqual([
+      { f: 0 },
+    ]);
+  });
+
+  it("refuse values that are not of the placeholder's type, and unknown types", () => {
+    expect(() => literal("UInt64", -1)).toThrow(ParamError);
+    expect(() => literal("UInt64", 1.5)).toThrow(ParamError);
+    expect(() => literal("UInt64", "1 OR 1=1")).toThrow(ParamError);
+    expect(() => literal("String", 5)).toThrow(ParamError);
+    expect(() => literal("Array(String)", "a")).toThrow(ParamError);
+    expect(() => literal("Float64", 1)).toThrow(/not supported/);
+    expect(() => inlineParams("SELECT {a:String}", {})).toThrow(/no value for parameter a/);
+    expect(literal("UInt8", true)).toBe("1");
+    expect(literal("Array(UInt32)", [1, 2n, "3"])).toBe("[1,2,3]");
+  });
+});
