@@ -305,7 +305,13 @@ const logsOver10k = async (): Promise<Figure[]> => {
     16,
   );
   const from = Math.max(1, head - BLOCKS + 1);
+  const blocks = head - from + 1;
   const node = await timeLogs(e.evmRpc, { fromBlock: hex(from), toBlock: hex(head) }, 3);
+  // a chain shorter than 10,000 blocks: the index over as many blocks, for a like comparison
+  const same =
+    blocks < BLOCKS
+      ? await timeLogs(indexUrl, { fromBlock: "0x1", toBlock: hex(blocks) }, 5)
+      : index;
   await rpc.close();
   await new Promise((r) => server.close(r));
   await runtime.dispose();
@@ -320,17 +326,17 @@ const logsOver10k = async (): Promise<Figure[]> => {
     },
     {
       bench: "rpc",
-      metric: "eth_getLogs, 10,000 blocks, node",
+      metric: `eth_getLogs, ${blocks.toLocaleString("en")} blocks, node`,
       value: node.ms,
       unit: "ms",
-      note: `blocks ${from}..${head} of the reference chain (${head - from + 1} blocks): ${node.logs} logs; median of 3, directly`,
+      note: `blocks ${from}..${head} of the reference chain: ${node.logs} logs; median of 3, directly${blocks < BLOCKS ? ` (the chain is ${head} blocks long); the index over ${blocks} blocks: ${same.ms.toFixed(1)} ms, ${same.logs} logs` : ""}`,
     },
     {
       bench: "rpc",
       metric: "eth_getLogs speed-up of the index",
-      value: node.ms / index.ms,
+      value: node.ms / same.ms,
       unit: "×",
-      note: "node time / index time (goal > 1)",
+      note: `node time / index time over ${blocks.toLocaleString("en")} blocks each (goal > 1)`,
     },
   ];
 };
