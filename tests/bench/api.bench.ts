@@ -1,4 +1,5 @@
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
@@ -48,7 +49,20 @@ export const run = async (): Promise<Figure[]> => {
     rateLimitPerMinute: 1e9,
     apiKeys: new Map(),
   });
-  const { server, port } = await listenLocal(app);
+  // Requests still being answered when a load run ends (its clients gone) are waited for, so that
+  // they do not weigh on the next run.
+  let answering = 0;
+  const handle = app.callback();
+  const { server, port } = await listenLocal({
+    listen: (p, host, cb) =>
+      createServer((req, res) => {
+        answering++;
+        void handle(req, res).finally(() => answering--);
+      }).listen(p, host, cb),
+  });
+  const settle = async () => {
+    while (answering > 0) await new Promise((r) => setTimeout(r, 50));
+  };
   const bare = new Koa();
   bare.use((ctx) => {
     ctx.body = { ok: true };
@@ -96,6 +110,7 @@ export const run = async (): Promise<Figure[]> => {
     const b = await load({ url: `http://127.0.0.1:${barePort}/`, ...clients });
     bareRps.push(b.rps);
     const r = await load({ url: paths.map((path) => `${base}${path}`), ...clients });
+    await settle();
     const ratio = r.rps / b.rps;
     const goal =
       kind === "hot"
