@@ -1,15 +1,14 @@
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog } from "@explorer/projector";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
-import { spawnTs } from "../lib/spawn-ts.ts";
+import { hasWrk, load } from "./load.ts";
 import { syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -24,87 +23,6 @@ import { type Figure, median } from "./table.ts";
  */
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
-
-const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
-
-/** wrk's latency text (e.g. 850.00us, 1.23ms, 1.02s) in ms. */
-const ms = (v: string) => {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(v.trim());
-  if (!m) return Number.NaN;
-  return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
-};
-
-interface Load {
-  readonly requests: number;
-  readonly errors: number;
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-}
-
-/** The URLs to request, one after the other in a cycle, in a file for the load process. */
-const urlFile = (dir: string, urls: readonly string[]) => {
-  const file = join(dir, `urls-${Math.random().toString(36).slice(2)}.txt`);
-  writeFileSync(file, `${urls.join("\n")}\n`);
-  return file;
-};
-
-/** Load with wrk (Debian's package; one thread, light on the shared cores) when installed, else Node fetch clients. */
-const load = (dir: string, urls: readonly string[]): Promise<Load> =>
-  hasWrk ? loadWrk(dir, urls) : loadNode(urlFile(dir, urls));
-
-const loadWrk = async (dir: string, urls: readonly string[]): Promise<Load> => {
-  // Several URLs: a script hands them out in turn (paths only; wrk connects to the first URL's host).
-  const script = join(dir, `cycle-${Math.random().toString(36).slice(2)}.lua`);
-  const paths = urls.map((u) => {
-    const url = new URL(u);
-    return JSON.stringify(`${url.pathname}${url.search}`);
-  });
-  writeFileSync(
-    script,
-    `local paths = {${paths.join(",")}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`,
-  );
-  // Asynchronously: the server under test runs in this process.
-  const child = spawn(
-    "wrk",
-    ["-t1", `-c${CONCURRENCY}`, `-d${SECONDS}s`, "--latency", "-s", script, urls[0]!],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  await new Promise((r) => child.once("exit", r));
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
-  const p50 = ms(/\s50%\s+(\S+)/.exec(out)?.[1] ?? "");
-  const p99 = ms(/\s99%\s+(\S+)/.exec(out)?.[1] ?? "");
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
-    out,
-  );
-  const errors =
-    non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  return { requests, errors, rps, p50, p99 };
-};
-
-const loadNode = (file: string) =>
-  new Promise<Load>((resolve, reject) => {
-    const child = spawnTs(
-      fileURLToPath(new URL("./load-client.ts", import.meta.url)),
-      [file, String(CONCURRENCY), String(SECONDS)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once("exit", (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim()))
-        : reject(new Error(`load client failed: ${code}`)),
-    );
-  });
 
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
@@ -131,7 +49,20 @@ export const run = async (): Promise<Figure[]> => {
     rateLimitPerMinute: 1e9,
     apiKeys: new Map(),
   });
-  const { server, port } = await listenLocal(app);
+  // Requests still being answered when a load run ends (its clients gone) are waited for, so that
+  // they do not weigh on the next run.
+  let answering = 0;
+  const handle = app.callback();
+  const { server, port } = await listenLocal({
+    listen: (p, host, cb) =>
+      createServer((req, res) => {
+        answering++;
+        void handle(req, res).finally(() => answering--);
+      }).listen(p, host, cb),
+  });
+  const settle = async () => {
+    while (answering > 0) await new Promise((r) => setTimeout(r, 50));
+  };
   const bare = new Koa();
   bare.use((ctx) => {
     ctx.body = { ok: true };
@@ -174,13 +105,12 @@ export const run = async (): Promise<Figure[]> => {
   ];
   const figures: Figure[] = [];
   const bareRps: number[] = [];
+  const clients = { concurrency: CONCURRENCY, seconds: SECONDS };
   for (const [name, paths, kind] of endpoints) {
-    const b = await load(dir, [`http://127.0.0.1:${barePort}/`]);
+    const b = await load({ url: `http://127.0.0.1:${barePort}/`, ...clients });
     bareRps.push(b.rps);
-    const r = await load(
-      dir,
-      paths.map((path) => `${base}${path}`),
-    );
+    const r = await load({ url: paths.map((path) => `${base}${path}`), ...clients });
+    await settle();
     const ratio = r.rps / b.rps;
     const goal =
       kind === "hot"

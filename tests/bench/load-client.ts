@@ -1,15 +1,21 @@
 import { readFileSync } from "node:fs";
 
 /**
- * Child process of api.bench.ts: `tsx load-client.ts <url file> <concurrency> <seconds>` sends GET
- * requests with `concurrency` clients (keep-alive) for the given time, taking the file's URLs (one
- * a line) in turn, and prints {requests, errors, rps, p50, p99} (latencies in ms) as JSON.
+ * Child process of load.ts: `tsx load-client.ts <url file> <concurrency> <seconds> [json body]`
+ * sends requests (GET, or POST of the body) with `concurrency` clients (keep-alive) for the given
+ * time, taking the file's URLs (one a line) in turn, and prints {requests, errors, rps, p50, p99}
+ * (latencies in ms) as JSON.
  */
-const [file, concurrency, seconds] = [
+const [file, concurrency, seconds, body] = [
   process.argv[2]!,
   Number(process.argv[3] ?? 50),
   Number(process.argv[4] ?? 5),
+  process.argv[5],
 ];
+const init: RequestInit =
+  body === undefined
+    ? {}
+    : { method: "POST", body, headers: { "content-type": "application/json" } };
 const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
 const latencies: number[] = [];
 let errors = 0;
@@ -22,7 +28,7 @@ await Promise.all(
       const url = urls[next++ % urls.length]!;
       const s = performance.now();
       try {
-        const r = await fetch(url);
+        const r = await fetch(url, init);
         await r.arrayBuffer();
         if (r.status !== 200) errors++;
       } catch {

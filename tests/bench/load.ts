@@ -7,7 +7,8 @@ import { spawnTs } from "../lib/spawn-ts.ts";
 
 /**
  * HTTP load from a separate process: wrk (Debian's package; one thread, light on the shared
- * cores) when installed, else Node fetch clients (load-client.ts). GET, or POST of a JSON body.
+ * cores) when installed, else Node fetch clients (load-client.ts). GET, or POST of a JSON body;
+ * one URL, or several taken in turn (all on one host).
  */
 export interface LoadResult {
   readonly requests: number;
@@ -19,7 +20,8 @@ export interface LoadResult {
 }
 
 export interface LoadSpec {
-  readonly url: string;
+  /** Several: each request takes the next one. */
+  readonly url: string | readonly string[];
   readonly concurrency: number;
   readonly seconds: number;
   /** A JSON body to POST (Content-Type: application/json); none: GET. */
@@ -35,21 +37,51 @@ const ms = (v: string) => {
   return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
 };
 
-const postScript = (body: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), "bench-wrk-")), "post.lua");
-  writeFileSync(
-    file,
-    `wrk.method = "POST"\nwrk.body = [==[${body}]==]\nwrk.headers["Content-Type"] = "application/json"\n`,
-  );
+const urlsOf = (spec: LoadSpec): readonly string[] =>
+  typeof spec.url === "string" ? [spec.url] : spec.url;
+
+const tempFile = (name: string, text: string) => {
+  const file = join(mkdtempSync(join(tmpdir(), "bench-load-")), name);
+  writeFileSync(file, text);
   return file;
 };
 
+/** wrk's script: the body to POST, and the paths to take in turn. */
+const wrkScript = (spec: LoadSpec): string[] => {
+  const urls = urlsOf(spec);
+  const lines: string[] = [];
+  if (spec.body !== undefined)
+    lines.push(
+      'wrk.method = "POST"',
+      `wrk.body = [==[${spec.body}]==]`,
+      'wrk.headers["Content-Type"] = "application/json"',
+    );
+  if (urls.length > 1) {
+    const paths = urls.map((u) => JSON.stringify(new URL(u).pathname + new URL(u).search));
+    lines.push(
+      `local paths = {${paths.join(",")}}`,
+      "local i = 0",
+      "request = function()",
+      "  i = i % #paths + 1",
+      "  return wrk.format(nil, paths[i])",
+      "end",
+    );
+  }
+  return lines.length ? ["-s", tempFile("load.lua", `${lines.join("\n")}\n`)] : [];
+};
+
 const loadWrk = async (spec: LoadSpec): Promise<LoadResult> => {
-  const script = spec.body === undefined ? [] : ["-s", postScript(spec.body)];
   // Asynchronously: the server under test may run in this process.
   const child = spawn(
     "wrk",
-    ["-t1", `-c${spec.concurrency}`, `-d${spec.seconds}s`, "--latency", ...script, spec.url],
+    [
+      "-t1",
+      `-c${spec.concurrency}`,
+      `-d${spec.seconds}s`,
+      "--latency",
+      ...wrkScript(spec),
+      urlsOf(spec)[0]!,
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";
@@ -74,7 +106,12 @@ const loadNode = (spec: LoadSpec) =>
   new Promise<LoadResult>((resolve, reject) => {
     const child = spawnTs(
       fileURLToPath(new URL("./load-client.ts", import.meta.url)),
-      [spec.url, String(spec.concurrency), String(spec.seconds), ...(spec.body ? [spec.body] : [])],
+      [
+        tempFile("urls.txt", `${urlsOf(spec).join("\n")}\n`),
+        String(spec.concurrency),
+        String(spec.seconds),
+        ...(spec.body ? [spec.body] : []),
+      ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";

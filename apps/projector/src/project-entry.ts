@@ -22,7 +22,8 @@ export const encodeRows = (rows: readonly object[]): Uint8Array => {
 };
 
 const encodeRow = (r: object): string => {
-  if (!("record" in r) || typeof r.record !== "string") return JSON.stringify(r);
+  if (!("record" in r) || typeof r.record !== "string" || !r.record.startsWith("{"))
+    return JSON.stringify(r);
   const { record, ...rest } = r;
   const head = JSON.stringify(rest);
   return `${head.length > 2 ? `${head.slice(0, -1)},` : "{"}"record":${record}}`;

@@ -90,9 +90,13 @@ export const makeApp = (
   const app = new Koa();
   const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
 
+  // No body beyond the limit is read: a larger declared length is refused before any byte of it
+  // arrives (streamed bodies are counted by readJsonBody).
+  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
+
   app.use(httpMetrics);
-  // Request id, CORS and JSON errors; then OPTIONS, API keys and rate limits (one middleware: each
-  // layer costs on every request).
+  // Request id, CORS and JSON errors; then the body limit, OPTIONS, API keys and rate limits (one
+  // middleware: each layer costs on every request).
   app.use(async (ctx, next) => {
     const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
     ctx.state.requestId = id;
@@ -101,6 +105,7 @@ export const makeApp = (
     ctx.set("access-control-allow-headers", "authorization, content-type");
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
     try {
+      if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
       if (ctx.method === "OPTIONS") {
         ctx.status = 204;
         return;
@@ -129,14 +134,6 @@ export const makeApp = (
         ctx.body = { error: `internal error (request id ${id})` };
       }
     }
-  });
-
-  // No body beyond the limit is read: a larger declared length is refused before any byte of it
-  // arrives (streamed bodies are counted by readJsonBody).
-  const maxBody = settings.maxBodyBytes ?? MAX_BODY_BYTES;
-  app.use(async (ctx, next) => {
-    if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
-    await next();
   });
 
   /** API key and rate limit; false (with the answer set) when the request goes no further. */

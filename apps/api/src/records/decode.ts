@@ -19,8 +19,9 @@ const params = (inputs: readonly { name: string; type: string }[], args: Result)
 export const verifiedInterfaces = (addresses: Iterable<string>) =>
   Effect.gen(function* () {
     const list = [...new Set([...addresses].map((a) => a.toLowerCase()))];
-    if (list.length === 0) return new Map<string, Interface>();
     const db = yield* Db;
+    // Nothing verified yet (the usual case): no query.
+    if (list.length === 0 || (yield* db.state).verified === 0) return new Map<string, Interface>();
     const rows = yield* db.query<{ address: string; abi: string }>(
       "SELECT address, abi FROM {db}.verified_contracts FINAL WHERE address IN {a:Array(String)}",
       { a: list },

@@ -118,7 +118,9 @@ const txs: Handler = (ctx) =>
     if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
     const dir = sort.desc ? "DESC" : "ASC";
     let offsetSql = `OFFSET ${p.offset}`;
-    // No filter: seek straight to the page's first tx through the blocks' running tx counts.
+    // No filter: seek straight to the page through the blocks' running tx counts. The blocks that
+    // hold the page's rows (positions pos down to pos - limit) bound the heights read, so a deep
+    // page costs what the first one does. (No FINAL there: a replayed block has the same counts.)
     if (
       keys.length === 0 &&
       evm === undefined &&
@@ -130,14 +132,15 @@ const txs: Handler = (ctx) =>
     ) {
       const pos = st.txsTotal - 1 - p.offset;
       if (pos < 0) return { docs: [], hasNext: false, limit: p.limit, page: p.page };
-      const [blk] = yield* db.query<{ height: string; txs_before: string }>(
-        "SELECT height, txs_before FROM {db}.blocks FINAL WHERE txs_before <= {pos:UInt64} AND tx_count > 0 ORDER BY height DESC LIMIT 1",
-        { pos },
+      const [span] = yield* db.query<{ lo: string; hi: string; before: string; n: string }>(
+        "SELECT min(height) AS lo, max(height) AS hi, argMax(txs_before, height) AS before, count() AS n FROM {db}.blocks WHERE tx_count > 0 AND txs_before <= {pos:UInt64} AND txs_before + tx_count > {low:UInt64} AND height <= {h:UInt64}",
+        { pos, low: Math.max(0, pos - p.limit), h: st.height },
       );
-      if (blk) {
+      if (span && Number(span.n) > 0) {
+        const hi = Number(span.hi);
         w.and(
           (b) =>
-            `(height, idx) <= (${b("UInt64", Number(blk.height))}, ${b("UInt32", pos - Number(blk.txs_before))})`,
+            `height BETWEEN ${b("UInt64", Number(span.lo))} AND ${b("UInt64", hi)} AND (height, idx) <= (${b("UInt64", hi)}, ${b("UInt32", pos - Number(span.before))})`,
         );
         offsetSql = "";
       }
