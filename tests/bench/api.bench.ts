@@ -1,10 +1,10 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
-import { projectLog } from "@explorer/projector";
+import { projectLog, readProgress } from "@explorer/projector";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
@@ -24,12 +24,24 @@ import { type Figure, median } from "./table.ts";
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
 
-export const run = async (): Promise<Figure[]> => {
-  const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
-  const dir = mkdtempSync(join(tmpdir(), "bench-api-"));
-  const { log, blocks } = await syntheticLog(join(dir, "log"), target);
+/**
+ * The store: built from a synthetic log into a fresh directory, or, with BENCH_API_DIR naming the
+ * directory of an earlier run (kept, not deleted), reused as it is (migrated to the current schema).
+ */
+const openStore = async (target: number) => {
+  const kept = process.env.BENCH_API_DIR;
+  const dir = kept || mkdtempSync(join(tmpdir(), "bench-api-"));
+  const reuse = kept !== undefined && existsSync(join(dir, "chdb"));
   const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
   const { db } = await ensureCurrentSet(ch, "explorer");
+  if (reuse) {
+    const p = await readProgress(ch, db);
+    process.stderr.write(
+      `[bench] reusing the store in ${dir}: ${p.txsTotal} txs, ${p.height} blocks\n`,
+    );
+    return { ch, db, dir, txsTotal: p.txsTotal, blocks: p.height };
+  }
+  const { log, blocks } = await syntheticLog(join(dir, "log"), target);
   const t0 = performance.now();
   const p = await projectLog(ch, db, log, {
     prefix: "cosmos",
@@ -39,9 +51,15 @@ export const run = async (): Promise<Figure[]> => {
     follow: false,
   });
   process.stderr.write(
-    `[bench] store of ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+    `[bench] store of ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s${kept ? ` (kept in ${dir})` : ""}\n`,
   );
   await log.close();
+  return { ch, db, dir, txsTotal: p.txsTotal, blocks };
+};
+
+export const run = async (): Promise<Figure[]> => {
+  const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
+  const { ch, db, dir, txsTotal, blocks } = await openStore(target);
 
   const { app, runtime } = buildApi(ch, "explorer", {
     prefix: "cosmos",
@@ -130,6 +148,7 @@ export const run = async (): Promise<Figure[]> => {
   await new Promise((r) => bareServer.close(r));
   await runtime.dispose();
   await ch.close();
+  if (!process.env.BENCH_API_DIR) rmSync(dir, { recursive: true, force: true });
   figures.unshift({
     bench: "api",
     metric: "bare Koa constant",
@@ -140,7 +159,7 @@ export const run = async (): Promise<Figure[]> => {
   figures.push({
     bench: "api",
     metric: "dataset",
-    value: p.txsTotal,
+    value: txsTotal,
     unit: "txs",
     note: `${blocks} blocks, ${CONCURRENCY} clients (${hasWrk ? "wrk" : "Node fetch"}), ${SECONDS} s per endpoint`,
   });

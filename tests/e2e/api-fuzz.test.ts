@@ -18,6 +18,7 @@ import { ConfigProvider, Effect } from "effect";
 import fc from "fast-check";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import WebSocket from "ws";
 import { problemWith, Tally } from "../lib/fuzz/expect.ts";
 import { deepJson, invalidUtf8Json, jsonBody, jsonRpcBody } from "../lib/fuzz/json.ts";
 import {
@@ -427,6 +428,33 @@ describe("the stream's handshake", () => {
       ),
       opts(Math.max(10, Math.floor(RUNS / 2))),
     );
+  });
+});
+
+describe("stream: one address per connection", () => {
+  it("`?address` given twice gets an error-message and is disconnected (not every transaction)", async () => {
+    const a = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
+    const b = "0x000000000000000000000000000000000000dead";
+    // socket.io-client cannot repeat a query key: the Engine.IO handshake by hand (v4, websocket).
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${port}/api/1.0/stream/?EIO=4&transport=websocket&address=${a}&address=${b}`,
+    );
+    const frames: string[] = [];
+    const closed = new Promise<void>((resolve) => ws.on("close", () => resolve()));
+    ws.on("message", (m) => {
+      const text = m.toString();
+      frames.push(text);
+      if (text.startsWith("0")) ws.send("40"); // open: join the main namespace
+      if (text === "2") ws.send("3"); // ping
+    });
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+    ws.terminate();
+    const event = frames.find((f) => f.startsWith("42"));
+    expect(event, frames.join(" | ")).toBeDefined();
+    const [name, body] = JSON.parse(event!.slice(2)) as [string, { error: string }];
+    expect(name).toBe("error-message");
+    expect(body.error).toMatch(/one address per connection/);
+    expect(frames).toContain("41"); // the server's disconnect
   });
 });
 

@@ -94,9 +94,19 @@ export class StreamHub {
 
   private join(socket: Socket): void {
     const q = socket.handshake.query;
+    // One address per connection: `?address=a&address=b` is refused (Engine.IO's parsed query
+    // keeps only one of them, so the raw URL is asked).
+    const given = new URL(socket.request.url ?? "/", "http://stream").searchParams.getAll(
+      "address",
+    );
     const address = typeof q.address === "string" ? this.normalizeAddress(q.address) : undefined;
-    if (typeof q.address === "string" && !address) {
-      socket.emit("error-message", { error: "address must be an account address in either form" });
+    if (q.address !== undefined && (!address || given.length > 1)) {
+      socket.emit("error-message", {
+        error:
+          given.length > 1
+            ? "address: one address per connection (open one connection per address)"
+            : "address must be an account address in either form",
+      });
       socket.disconnect(true);
       return;
     }
