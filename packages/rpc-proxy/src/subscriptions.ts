@@ -17,6 +17,8 @@ interface Shared {
   ready: Promise<{ error?: string }>;
   /** Client subscription id → where its notifications go. */
   readonly members: Map<string, SubscriberSink>;
+  /** newPendingTransactions: the next poll of the node's filter. */
+  poll?: NodeJS.Timeout;
 }
 
 export const SUBSCRIPTION_NAMES: ReadonlySet<string> = new Set([
@@ -26,6 +28,16 @@ export const SUBSCRIPTION_NAMES: ReadonlySet<string> = new Set([
   "syncing",
 ]);
 
+/**
+ * `["newPendingTransactions"]` is served from a pending-transaction filter on the node, polled
+ * every PENDING_POLL_MS, not from a node subscription: cosmos/evm up to v0.3 leaves a goroutine
+ * spinning a CPU core for every newPendingTransactions subscription that ends (rpc/websockets.go
+ * keeps reading the closed event channel; fixed in v0.4, see zeta-chain/node#4641), while its
+ * filters end cleanly. The client sees the same eth_subscription notifications (tx hashes).
+ */
+const PENDING_TXS = '["newPendingTransactions"]';
+export const PENDING_POLL_MS = 250;
+
 const newId = () => `0x${randomBytes(16).toString("hex")}`;
 
 /**
@@ -34,6 +46,7 @@ const newId = () => `0x${randomBytes(16).toString("hex")}`;
  * notifications carry that id. When the connection drops, every live subscription is made again
  * (on the next upstream that answers), under the same client ids. A client's subscriptions end
  * with its connection, and a node subscription ends with its last client.
+ * newPendingTransactions is the exception: see PENDING_TXS.
  */
 export class SubscriptionHub {
   private link: WsLink | undefined;
@@ -93,10 +106,17 @@ export class SubscriptionHub {
   private async open(s: Shared): Promise<{ error?: string }> {
     try {
       const link = await this.connect();
-      const a = await link.request("eth_subscribe", s.paramsRaw);
+      const pending = s.paramsRaw === PENDING_TXS;
+      const a = pending
+        ? await link.request("eth_newPendingTransactionFilter", "[]")
+        : await link.request("eth_subscribe", s.paramsRaw);
       if (a.error || !a.result) return { error: a.error ?? errorObject(ERR.INTERNAL, "no answer") };
-      s.nodeId = JSON.parse(a.result) as string;
-      this.byNode.set(s.nodeId, s);
+      const nodeId = JSON.parse(a.result) as string;
+      // cosmos/evm answers a filter it could not make with the reason in place of the id
+      if (!/^0x[0-9a-f]+$/i.test(nodeId)) return { error: errorObject(ERR.INTERNAL, nodeId) };
+      s.nodeId = nodeId;
+      this.byNode.set(nodeId, s);
+      if (pending) this.pollPending(link, s, nodeId);
       return {};
     } catch (e) {
       return { error: errorObject(ERR.UNAVAILABLE, (e as Error).message) };
@@ -108,6 +128,8 @@ export class SubscriptionHub {
     sink: SubscriberSink,
     paramsRaw: string,
   ): Promise<{ id: string } | { error: string }> {
+    // Any newPendingTransactions (cosmos/evm ignores further params) is the polled filter.
+    if (paramsRaw.startsWith('["newPendingTransactions"')) paramsRaw = PENDING_TXS;
     let s = this.shared.get(paramsRaw);
     if (!s) {
       const fresh: Shared = {
@@ -147,9 +169,11 @@ export class SubscriptionHub {
     rpcMetrics.subscriptions--;
     if (s.members.size === 0 && this.shared.get(s.key) === s) {
       this.shared.delete(s.key);
+      clearTimeout(s.poll);
       if (s.nodeId) {
         this.byNode.delete(s.nodeId);
-        this.link?.request("eth_unsubscribe", JSON.stringify([s.nodeId])).catch(() => {});
+        const end = s.paramsRaw === PENDING_TXS ? "eth_uninstallFilter" : "eth_unsubscribe";
+        this.link?.request(end, JSON.stringify([s.nodeId])).catch(() => {});
       }
     }
     return true;
@@ -168,6 +192,31 @@ export class SubscriptionHub {
       sink.send(
         `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultRaw}}}`,
       );
+  }
+
+  /** Polls the node's pending-transaction filter `nodeId` while it is `s`'s, on `link`. */
+  private pollPending(link: WsLink, s: Shared, nodeId: string) {
+    const current = () => link === this.link && s.nodeId === nodeId && this.shared.get(s.key) === s;
+    const tick = async () => {
+      if (!current()) return;
+      const a = await link.request("eth_getFilterChanges", JSON.stringify([nodeId]));
+      if (!current()) return;
+      if (a.result) {
+        for (const hash of JSON.parse(a.result) as unknown[])
+          this.deliver(link, nodeId, JSON.stringify(hash));
+      } else {
+        // The filter is gone (the node restarted, or it expired while the link was slow): make
+        // it again, as after a lost connection.
+        this.byNode.delete(nodeId);
+        s.nodeId = undefined;
+        this.resubscribe();
+        return;
+      }
+      s.poll = setTimeout(tick, PENDING_POLL_MS);
+      s.poll.unref();
+    };
+    s.poll = setTimeout(tick, PENDING_POLL_MS);
+    s.poll.unref();
   }
 
   /** The upstream connection dropped: subscribe again, with backoff, wherever a node answers. */
@@ -208,6 +257,7 @@ export class SubscriptionHub {
   close(): void {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    for (const s of this.shared.values()) clearTimeout(s.poll);
     this.link?.close();
   }
 }
