@@ -1,19 +1,27 @@
 import { Effect } from "effect";
-import { Db } from "../db.ts";
+import { perOwner } from "../batch.ts";
+import { Db, type DbShape } from "../db.ts";
 
 export interface ValidatorInfo {
   readonly operator: string;
   readonly description: unknown;
 }
 
-/** Consensus address → operator and description, from the validators table. */
+/**
+ * Consensus address → operator and description, from the validators table: read once per
+ * projected height (and table set), not once per block asked for.
+ */
 export const proposerMap = Effect.gen(function* () {
-  const rows = yield* (yield* Db).query<{
+  const db = yield* Db;
+  const st = yield* db.state;
+  const memo = proposersOf(db);
+  if (memo.at?.db === st.db && memo.at.height === st.height) return memo.at.map;
+  const rows = yield* db.query<{
     cons_address: string;
     operator_address: string;
     record: string;
   }>("SELECT cons_address, operator_address, record FROM {db}.validators FINAL");
-  return new Map<string, ValidatorInfo>(
+  const map = new Map<string, ValidatorInfo>(
     rows.map((r) => [
       r.cons_address,
       {
@@ -22,7 +30,13 @@ export const proposerMap = Effect.gen(function* () {
       },
     ]),
   );
+  memo.at = { db: st.db, height: st.height, map };
+  return map;
 });
+
+const proposersOf = perOwner(
+  (_db: DbShape): { at?: { db: string; height: number; map: Map<string, ValidatorInfo> } } => ({}),
+);
 
 /** The stored Block record with `proposer` filled in (SPEC order of fields kept). */
 export const withProposer = (
