@@ -14,6 +14,7 @@ import {
   paramsOf,
   validRequest,
 } from "../lib/fuzz/requests.ts";
+import { answerProblem, expectedAnswer, RPC_METHODS, targetedRpcBody } from "../lib/fuzz/rpc.ts";
 import { fuzzOptions as opts, RUNS } from "../lib/fuzz/run.ts";
 import { type Snapshot, serveIndex } from "../lib/fuzz/served-index.ts";
 import { encodedHostile, hostileString, pct } from "../lib/fuzz/strings.ts";
@@ -24,7 +25,8 @@ import type { ValuePool } from "../lib/fuzz/values.ts";
  * route table (ROUTE_SPECS: a new route is fuzzed without touching this file). Valid values never
  * get a 400, one bad parameter always gets a 400 that names it, hostile strings, raw bytes that are
  * not UTF-8, broken escapes, odd methods, headers and bodies get a documented status with
- * `{error}`; never a 5xx, never a stack trace; and the index is the same afterwards.
+ * `{error}`; never a 5xx, never a stack trace; and the index is the same afterwards. The JSON-RPC
+ * proxy's WebSocket has its own file (rpc-ws-fuzz.test.ts) over the same setup.
  *
  * FUZZ_RUNS (default 40) runs per property and route; FUZZ_SEED replays a run.
  */
@@ -133,10 +135,29 @@ describe("hostile strings, raw bytes and broken escapes in every parameter", () 
     });
 });
 
+/**
+ * JSON-RPC over HTTP as docs/json-rpc.md words it: 415 for a type other than JSON; else the
+ * answer the body is due (JSON-RPC errors with documented codes, ids echoed; nothing for
+ * notifications alone), HTTP 401 only for a single call of a private method.
+ */
+const rpcAnswered = (r: RawResponse, body: string | Buffer, type: string) => {
+  if (!type.startsWith("application/json")) {
+    expect(r.status, r.text).toBe(415);
+    return;
+  }
+  const due = expectedAnswer(Buffer.from(body).toString("utf8"), served.rpcSettings.batchLimit);
+  const problem =
+    due.kind === "none" ? (r.text === "" ? undefined : r.text) : answerProblem(r.text, due);
+  if (problem) throw new Error(problem);
+  const privateCall = due.kind === "single" && JSON.parse(r.text).error?.code === -32010;
+  expect(r.status, r.text.slice(0, 300)).toBe(privateCall ? 401 : 200);
+};
+
 describe("POST bodies gone wrong: JSON of every shape, deep JSON, bytes that are not UTF-8, JSON-RPC", () => {
   const body = fc.oneof(
     jsonBody,
-    jsonRpcBody(["eth_blockNumber", "eth_getBalance", "personal_unlockAccount", "eth_getLogs"]),
+    jsonRpcBody(RPC_METHODS),
+    targetedRpcBody(),
     fc.constant(invalidUtf8Json()),
   );
   const types = fc.constantFrom(
@@ -152,12 +173,11 @@ describe("POST bodies gone wrong: JSON of every shape, deep JSON, bytes that are
           const r = await send("post bodies", {
             method: "POST",
             path,
-            headers: { "content-type": type },
+            headers: { "content-type": type, authorization: `Bearer ${KEY}` },
             body: b,
           });
-          // Never a fault. A refusal is a documented 4xx {error}; JSON-RPC answers as geth does
-          // (errors in JSON-RPC objects, 415 for a wrong content type, 413 for a huge body).
-          if (path === "/rpc") expect(r.status, r.text.slice(0, 300)).toBeLessThan(500);
+          // Never a fault. A refusal is a documented 4xx {error}; JSON-RPC answers as geth does.
+          if (path === "/rpc") rpcAnswered(r, b, type);
           else noProblem(r, [200, 400, 404, 409, 413, 415, 422, 503], "POST");
         }),
         opts(),
