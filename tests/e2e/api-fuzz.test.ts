@@ -1,32 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  attachRpc,
-  attachStream,
-  buildApi,
-  inProcessSource,
-  ROUTE_SPECS,
-  RpcConfig,
-  rpcSettings,
-} from "@explorer/api";
-import { endpoints, nodePorts } from "@explorer/infra";
-import { checksums } from "@explorer/projector";
-import { currentSet, openClickHouse, setDb } from "@explorer/store";
-import { ConfigProvider, Effect } from "effect";
+import { ROUTE_SPECS } from "@explorer/api";
 import fc from "fast-check";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import { problemWith, Tally } from "../lib/fuzz/expect.ts";
 import { deepJson, invalidUtf8Json, jsonBody, jsonRpcBody } from "../lib/fuzz/json.ts";
-import {
-  closeRawClients,
-  type RawRequest,
-  type RawResponse,
-  rawRequest,
-} from "../lib/fuzz/raw-http.ts";
+import { type RawRequest, type RawResponse, rawRequest } from "../lib/fuzz/raw-http.ts";
 import {
   encodeExact,
   hostileHttpRequest,
@@ -36,47 +15,29 @@ import {
   paramsOf,
   validRequest,
 } from "../lib/fuzz/requests.ts";
+import { answerProblem, expectedAnswer, RPC_METHODS, targetedRpcBody } from "../lib/fuzz/rpc.ts";
+import { fuzzOptions as opts, RUNS } from "../lib/fuzz/run.ts";
+import { type Snapshot, serveIndex } from "../lib/fuzz/served-index.ts";
 import { encodedHostile, hostileString, pct } from "../lib/fuzz/strings.ts";
 import type { ValuePool } from "../lib/fuzz/values.ts";
-import { listenLocal } from "../lib/net.ts";
-import { runProjector } from "../lib/projector-process.ts";
 
 /**
  * Issue 10 (bad input): property-based requests to every REST route and parameter, driven by the
  * route table (ROUTE_SPECS: a new route is fuzzed without touching this file). Valid values never
  * get a 400, one bad parameter always gets a 400 that names it, hostile strings, raw bytes that are
  * not UTF-8, broken escapes, odd methods, headers and bodies get a documented status with
- * `{error}`; never a 5xx, never a stack trace; and the index is the same afterwards.
+ * `{error}`; never a 5xx, never a stack trace; and the index is the same afterwards. The JSON-RPC
+ * proxy's WebSocket has its own file (rpc-ws-fuzz.test.ts) over the same setup.
  *
  * FUZZ_RUNS (default 40) runs per property and route; FUZZ_SEED replays a run.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
-/** fast-check's report, cut short (a counterexample may hold a body of megabytes). */
-const report = (d: fc.RunDetails<any>) => {
-  if (d.failed)
-    throw new Error(fc.defaultReportMessage(d)?.slice(0, 4000), { cause: d.errorInstance });
-};
-const opts = (runs = RUNS) => ({
-  numRuns: runs,
-  reporter: report,
-  ...(SEED === undefined ? {} : { seed: SEED }),
-});
-
 const KEY = "k-fuzz";
 const tally = new Tally();
 const literals = literalSegments(ROUTE_SPECS);
 let port: number;
 let pool: ValuePool;
 let before: Snapshot;
-let snapshot: () => Promise<Snapshot>;
-let close: () => Promise<void>;
-
-interface Snapshot {
-  readonly sums: unknown;
-  readonly tables: string[];
-  readonly answers: Record<string, string>;
-}
+let served: Awaited<ReturnType<typeof serveIndex>>;
 
 const send = async (label: string, r: RawRequest): Promise<RawResponse> => {
   const res = await rawRequest(port, r);
@@ -86,70 +47,9 @@ const send = async (label: string, r: RawRequest): Promise<RawResponse> => {
 const get = (label: string, path: string) => send(label, { method: "GET", path });
 const json = async (path: string) => JSON.parse((await get("setup", path)).text);
 
-/** Fixed questions whose answers must not change (the index is not being fed). */
-const FIXED = [
-  "/api/1.0/blocks/latest",
-  "/api/1.0/stat",
-  "/api/1.0/txs?limit=100",
-  "/api/1.0/blocks?limit=100&page=2",
-  "/api/1.0/validators",
-  "/api/1.0/tokens?limit=100",
-  "/api/1.0/token-transfers?limit=100",
-  "/api/1.0/addresses?limit=100",
-];
-
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "api-fuzz-"));
-  const out: string[] = [];
-  expect(
-    await runProjector({ LOG_DIR: inject("logDir"), STORE_URL: `chdb:${dir}` }, (l) => out.push(l)),
-    out.join(""),
-  ).toBe(0);
-  const ch = await openClickHouse({ kind: "chdb", path: dir });
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map([[KEY, 1e9]]),
-  });
-  const listening = await listenLocal(app);
-  const server: Server = listening.server;
-  port = listening.port;
-  const stream = await attachStream(server, runtime, inProcessSource(), "cosmos");
-  // The JSON-RPC proxy in front of the node, with the index answering eth_getLogs.
-  const rpc = await attachRpc(
-    server,
-    rpcSettings(
-      RpcConfig.parse(ConfigProvider.fromEnv({ env: { RPC_UPSTREAMS: endpointsRpc } })).pipe(
-        Effect.runSync,
-      ),
-      new Map([[KEY, 1e9]]),
-    ),
-    runtime,
-  );
-  const db = setDb("explorer", (await currentSet(ch, "explorer"))!);
-  snapshot = async () => {
-    const answers: Record<string, string> = {};
-    for (const path of FIXED) answers[path] = (await get("setup", path)).text;
-    const rs = await ch.query({
-      query:
-        "SELECT database, name FROM system.tables WHERE database LIKE 'explorer%' ORDER BY 1, 2",
-      format: "JSONEachRow",
-    });
-    const tables = (await rs.json<{ database: string; name: string }>()).map(
-      (t) => `${t.database}.${t.name}`,
-    );
-    return { sums: await checksums(ch, db), tables, answers };
-  };
-  close = async () => {
-    closeRawClients();
-    await rpc.close();
-    await stream.close();
-    await new Promise((r) => server.close(r));
-    await runtime.dispose();
-    await ch.close();
-  };
-
+  served = await serveIndex(inject("logDir"), KEY);
+  port = served.port;
   const txs = (await json("/api/1.0/txs?limit=100")).docs as any[];
   const tokens = (await json("/api/1.0/tokens?limit=100")).docs as any[];
   pool = {
@@ -170,14 +70,14 @@ beforeAll(async () => {
     byName: { type: ["test", "TEST", "Test"] },
   };
   expect(pool.accounts.length * pool.evmHashes.length * pool.tokenIds.length).toBeGreaterThan(0);
-  before = await snapshot();
+  before = await served.snapshot();
 }, 300_000);
 
 afterAll(async () => {
   process.stdout.write(
     `fuzz: ${tally.total} requests, ${RUNS} runs per property and route\n  ${tally.lines().join("\n  ")}\n`,
   );
-  await close?.();
+  await served?.close();
 });
 
 const noProblem = (r: RawResponse, allowed: readonly number[], method?: string) => {
@@ -185,8 +85,6 @@ const noProblem = (r: RawResponse, allowed: readonly number[], method?: string) 
   if (problem) throw new Error(problem);
 };
 
-const node = endpoints(nodePorts(0));
-const endpointsRpc = `${node.evmRpc}|${node.evmWs}`;
 const GETS = ROUTE_SPECS.filter((s) => s.method === "get");
 const POSTS = ROUTE_SPECS.filter((s) => s.method === "post");
 
@@ -238,10 +136,29 @@ describe("hostile strings, raw bytes and broken escapes in every parameter", () 
     });
 });
 
+/**
+ * JSON-RPC over HTTP as docs/json-rpc.md words it: 415 for a type other than JSON; else the
+ * answer the body is due (JSON-RPC errors with documented codes, ids echoed; nothing for
+ * notifications alone), HTTP 401 only for a single call of a private method.
+ */
+const rpcAnswered = (r: RawResponse, body: string | Buffer, type: string) => {
+  if (!type.startsWith("application/json")) {
+    expect(r.status, r.text).toBe(415);
+    return;
+  }
+  const due = expectedAnswer(Buffer.from(body).toString("utf8"), served.rpcSettings.batchLimit);
+  const problem =
+    due.kind === "none" ? (r.text === "" ? undefined : r.text) : answerProblem(r.text, due);
+  if (problem) throw new Error(problem);
+  const privateCall = due.kind === "single" && JSON.parse(r.text).error?.code === -32010;
+  expect(r.status, r.text.slice(0, 300)).toBe(privateCall ? 401 : 200);
+};
+
 describe("POST bodies gone wrong: JSON of every shape, deep JSON, bytes that are not UTF-8, JSON-RPC", () => {
   const body = fc.oneof(
     jsonBody,
-    jsonRpcBody(["eth_blockNumber", "eth_getBalance", "personal_unlockAccount", "eth_getLogs"]),
+    jsonRpcBody(RPC_METHODS),
+    targetedRpcBody(),
     fc.constant(invalidUtf8Json()),
   );
   const types = fc.constantFrom(
@@ -257,12 +174,11 @@ describe("POST bodies gone wrong: JSON of every shape, deep JSON, bytes that are
           const r = await send("post bodies", {
             method: "POST",
             path,
-            headers: { "content-type": type },
+            headers: { "content-type": type, authorization: `Bearer ${KEY}` },
             body: b,
           });
-          // Never a fault. A refusal is a documented 4xx {error}; JSON-RPC answers as geth does
-          // (errors in JSON-RPC objects, 415 for a wrong content type, 413 for a huge body).
-          if (path === "/rpc") expect(r.status, r.text.slice(0, 300)).toBeLessThan(500);
+          // Never a fault. A refusal is a documented 4xx {error}; JSON-RPC answers as geth does.
+          if (path === "/rpc") rpcAnswered(r, b, type);
           else noProblem(r, [200, 400, 404, 409, 413, 415, 422, 503], "POST");
         }),
         opts(),
@@ -460,7 +376,7 @@ describe("stream: one address per connection", () => {
 
 describe("nothing changed", () => {
   it("table checksums, the list of tables and fixed answers are as before the fuzzing", async () => {
-    const after = await snapshot();
+    const after = await served.snapshot();
     expect(after.tables).toEqual(before.tables);
     expect(after.sums).toEqual(before.sums);
     expect(after.answers).toEqual(before.answers);

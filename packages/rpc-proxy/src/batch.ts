@@ -83,7 +83,7 @@ export const answerBatch = async (
       out[i] = errorText(m.hasId ? idOf(i) : "null", ERR.INVALID_REQUEST, "invalid request");
       continue;
     }
-    const plan = proxy.plan(m.method, m.params, caller);
+    const plan = proxy.plan(m.method, m.params, caller, () => raws[i]?.get("params"));
     if (plan.kind === "forward") {
       const g = groups.get(plan.pinned) ?? [];
       g.push({ i, plan });

@@ -48,6 +48,14 @@ describe("parseBody", () => {
     const b = parseBody('[{"jsonrpc":"2.0","id":1,"method":"m"},1]');
     expect(b.kind === "batch" && b.messages.map((m) => m.kind)).toEqual(["call", "invalid"]);
   });
+
+  it("JSON nested deeper than Go's decoder takes (10,000 levels) is a parse error, as geth reads it", () => {
+    const call = (levels: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"m","params":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    expect(parseBody(call(10_000)).kind).toBe("single");
+    expect(parseBody(call(10_001)).kind).toBe("parse-error");
+    expect(parseBody(`[${call(10_000)}]`).kind).toBe("parse-error");
+  });
 });
 
 describe("refuseAll", () => {

@@ -1,4 +1,4 @@
-import { scanMembers } from "./raw-json.ts";
+import { nestedDeeperThan, scanMembers } from "./raw-json.ts";
 
 /**
  * JSON-RPC 2.0 messages as geth reads them (go-ethereum rpc/json.go and handler.go), so that the
@@ -61,6 +61,13 @@ export type Parsed =
   | { readonly kind: "single"; readonly message: Message }
   | { readonly kind: "batch"; readonly messages: readonly Message[] };
 
+/**
+ * Go's encoding/json refuses JSON nested deeper than this, so to geth such a body is not JSON
+ * (HTTP: `-32700 parse error`). The proxy reads it so too, whether it would answer the call
+ * itself or forward it, and never handles values deeper than the node would.
+ */
+export const MAX_NESTING = 10_000;
+
 export const parseBody = (text: string): Parsed => {
   let value: unknown;
   try {
@@ -68,6 +75,7 @@ export const parseBody = (text: string): Parsed => {
   } catch {
     return { kind: "parse-error" };
   }
+  if (nestedDeeperThan(text, MAX_NESTING)) return { kind: "parse-error" };
   return Array.isArray(value)
     ? { kind: "batch", messages: value.map(classify) }
     : { kind: "single", message: classify(value) };

@@ -19,7 +19,7 @@ import { rpcMetrics } from "./metrics.ts";
 import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
 import { asGeth, QUIRKY } from "./quirks.ts";
-import { scanMembers } from "./raw-json.ts";
+import { scanMembers, withFirstElement } from "./raw-json.ts";
 import { fail, failure, isError, type Reply, replyOf, replyText } from "./reply.ts";
 
 /** Who is asking: the operator's token unlocks private methods. */
@@ -98,8 +98,16 @@ export class RpcProxy {
     return this.single(text, parsed.message, caller);
   }
 
-  /** The plan for one call (or notification): refuse, answer locally, or forward. */
-  plan(requested: string, params: unknown, caller: Caller): Plan {
+  /**
+   * The plan for one call (or notification): refuse, answer locally, or forward. `paramsRaw` gives
+   * the call's params as sent (read only when they must be rewritten).
+   */
+  plan(
+    requested: string,
+    params: unknown,
+    caller: Caller,
+    paramsRaw: () => string | undefined = () => undefined,
+  ): Plan {
     const d = this.options.policy.decide(requested);
     if (d.access === "unavailable")
       return {
@@ -127,13 +135,15 @@ export class RpcProxy {
     if (FILTER_USE.has(method) && Array.isArray(params)) {
       const f = unwrapFilterId(params[0]);
       const pinned = f && this.pool.upstreams[f.index];
-      if (f && pinned?.http)
+      const raw = f && pinned?.http ? paramsRaw() : undefined;
+      if (f && pinned && raw !== undefined)
         return {
           kind: "forward",
           method,
           safe: false,
           pinned,
-          params: JSON.stringify([f.nodeId, ...params.slice(1)]),
+          // the rest as sent: a value nested thousands deep is the node's to read
+          params: withFirstElement(raw, JSON.stringify(f.nodeId)),
         };
     }
     const key = this.options.cache ? cacheKey(method, params) : undefined;
@@ -224,7 +234,9 @@ export class RpcProxy {
         body: `${errorText(m.hasId ? idRaw() : "null", ERR.INVALID_REQUEST, "invalid request")}\n`,
       };
     const t0 = performance.now();
-    const plan = this.plan(m.method, m.params, caller);
+    const plan = this.plan(m.method, m.params, caller, () =>
+      scanMembers(text, REQUEST_KEYS)[0]?.get("params"),
+    );
     if (m.kind === "notification") {
       if (plan.kind === "forward")
         await this.pool

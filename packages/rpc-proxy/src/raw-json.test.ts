@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scanMembers } from "./raw-json.ts";
+import { compactJson, nestedDeeperThan, scanMembers, withFirstElement } from "./raw-json.ts";
 
 const KEYS = new Set(["id", "params", "result"]);
 
@@ -42,5 +42,47 @@ describe("scanMembers", () => {
       {},
     ]);
     expect(scanMembers("[]", KEYS)).toEqual([]);
+  });
+});
+
+describe("nestedDeeperThan", () => {
+  const deep = (n: number) => `{"a":${"[".repeat(n - 1)}${"]".repeat(n - 1)}}`;
+
+  it("counts levels as Go's decoder does (the outer value is 1), brackets in strings not", () => {
+    expect(nestedDeeperThan(deep(10_000), 10_000)).toBe(false);
+    expect(nestedDeeperThan(deep(10_001), 10_000)).toBe(true);
+    expect(nestedDeeperThan(`["${"[".repeat(20_000)}"]`, 10_000)).toBe(false);
+    expect(
+      nestedDeeperThan(
+        `[${'"\\\\",'.repeat(5000)}${"[".repeat(10_000)}${"]".repeat(10_000)}]`,
+        10_000,
+      ),
+    ).toBe(true);
+    expect(nestedDeeperThan(`[${"[],".repeat(20_000)}[]]`, 10_000)).toBe(false);
+  });
+});
+
+describe("compactJson", () => {
+  it("drops whitespace between tokens and keeps strings as they are", () => {
+    expect(compactJson(' [ "newHeads" , { "a b" : [ 1 , "\\\\" ] } ]\n')).toBe(
+      '["newHeads",{"a b":[1,"\\\\"]}]',
+    );
+    const plain = '["logs",{"address":"0x1"}]';
+    expect(compactJson(plain)).toBe(plain);
+  });
+
+  it("takes any depth", () => {
+    const d = `[ ${"[".repeat(100_000)}${"]".repeat(100_000)} ]`;
+    expect(compactJson(d)).toBe(`[${"[".repeat(100_000)}${"]".repeat(100_000)}]`);
+  });
+});
+
+describe("withFirstElement", () => {
+  it("replaces the first element and keeps the rest byte for byte", () => {
+    expect(withFirstElement('["0x00ab", {"a" : 1.50}]', '"0xab"')).toBe('["0xab", {"a" : 1.50}]');
+    expect(withFirstElement(' [ "x" ]', "1")).toBe("[1 ]");
+    expect(withFirstElement("[]", '"y"')).toBe('["y"]');
+    const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+    expect(withFirstElement(`["0x00ab",${deep}]`, '"0xab"')).toBe(`["0xab",${deep}]`);
   });
 });

@@ -109,3 +109,52 @@ export const scanMembers = (text: string, keys: ReadonlySet<string>): Members[] 
   }
   return out;
 };
+
+/**
+ * Whether `text` (valid JSON) nests arrays and objects deeper than `max` levels, counted as Go's
+ * encoding/json counts them (the outermost value is level 1). Iterative: any depth is fine.
+ */
+export const nestedDeeperThan = (text: string, max: number): boolean => {
+  if (text.length <= max) return false; // each level takes a character
+  let depth = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = endOfString(text, i);
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    i++;
+  }
+  return false;
+};
+
+/** `text` (valid JSON) without the whitespace between tokens; strings untouched. */
+export const compactJson = (text: string): string => {
+  let out = "";
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = endOfString(text, i);
+    else if (isWs(c)) {
+      out += text.slice(from, i);
+      i = skipWs(text, i);
+      from = i;
+    } else i++;
+  }
+  return from === 0 ? text : out + text.slice(from);
+};
+
+/**
+ * The JSON array `arrayRaw` with its first element replaced by `firstRaw` (both raw JSON text),
+ * the other elements byte for byte.
+ */
+export const withFirstElement = (arrayRaw: string, firstRaw: string): string => {
+  const start = skipWs(arrayRaw, skipWs(arrayRaw, 0) + 1);
+  if (arrayRaw.charCodeAt(start) === 0x5d) return `[${firstRaw}]`;
+  return `[${firstRaw}${arrayRaw.slice(endOfValue(arrayRaw, start))}`;
+};

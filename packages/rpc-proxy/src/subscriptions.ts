@@ -57,6 +57,8 @@ export class SubscriptionHub {
   private retryMs = 250;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** How often the upstream WebSocket was lost (every client subscription was then made again). */
+  upstreamDrops = 0;
 
   constructor(
     private readonly pool: UpstreamPool,
@@ -222,6 +224,7 @@ export class SubscriptionHub {
   /** The upstream connection dropped: subscribe again, with backoff, wherever a node answers. */
   private lost(link: WsLink) {
     if (link !== this.link) return;
+    this.upstreamDrops++;
     this.link = undefined;
     this.byNode.clear();
     for (const s of this.shared.values()) s.nodeId = undefined;

@@ -1,5 +1,13 @@
 import WebSocket from "ws";
+import { ERR, errorObject } from "./jsonrpc.ts";
 import { scanMembers } from "./raw-json.ts";
+
+/**
+ * The largest message a node reads on its WebSocket (cosmos/evm v0.3: 1 MiB, measured; a longer
+ * one closes the connection with 1009). The link carries every client's subscriptions, so
+ * a request over it is refused here instead of being sent.
+ */
+export const UPSTREAM_WS_MAX_BYTES = 1024 * 1024;
 
 const RESPONSE_KEYS = new Set(["id", "result", "error", "method", "params"]);
 const NOTIFICATION_KEYS = new Set(["subscription", "result"]);
@@ -68,6 +76,16 @@ export class WsLink {
 
   /** Sends one call (params as raw JSON) once the previous one is answered. */
   request(method: string, paramsRaw: string): Promise<LinkAnswer> {
+    const text = (id: number) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsRaw}}`;
+    const size = Buffer.byteLength(text(Number.MAX_SAFE_INTEGER)); // any id fits
+    if (size > UPSTREAM_WS_MAX_BYTES)
+      return Promise.resolve({
+        error: errorObject(
+          ERR.INVALID_PARAMS,
+          `${method} params too large: ${size} bytes, the node reads at most ${UPSTREAM_WS_MAX_BYTES} a message`,
+        ),
+      });
     const run = async (): Promise<LinkAnswer> => {
       await this.opened;
       if (this.closed)
@@ -86,7 +104,7 @@ export class WsLink {
             resolve(a);
           },
         };
-        this.socket.send(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${paramsRaw}}`);
+        this.socket.send(text(id));
       });
     };
     const next = this.queue.then(run, run);

@@ -9,10 +9,10 @@ import {
 } from "./jsonrpc.ts";
 import { rpcMetrics } from "./metrics.ts";
 import type { Caller, RpcProxy } from "./proxy.ts";
-import { scanMembers } from "./raw-json.ts";
+import { compactJson, scanMembers } from "./raw-json.ts";
 import { SUBSCRIPTION_NAMES, type SubscriberSink, type SubscriptionHub } from "./subscriptions.ts";
 
-const ID = new Set(["id"]);
+const ID_PARAMS = new Set(["id", "params"]);
 
 /**
  * One client's WebSocket connection: calls and batches are answered as over HTTP; a single
@@ -47,8 +47,13 @@ export class WsSession implements SubscriberSink {
     const m = parsed.kind === "single" ? parsed.message : undefined;
     if (m?.kind === "call" && (m.method === "eth_subscribe" || m.method === "eth_unsubscribe")) {
       const t0 = performance.now();
-      const idRaw = scanMembers(text, ID)[0]?.get("id") ?? "null";
-      const answer = await this.subscription(m.method, m.params, idRaw);
+      const raw = scanMembers(text, ID_PARAMS)[0];
+      const answer = await this.subscription(
+        m.method,
+        m.params,
+        raw?.get("id") ?? "null",
+        raw?.get("params"),
+      );
       rpcMetrics.record(m.method, answer.includes('"error":{'), (performance.now() - t0) / 1000);
       this.send(answer);
       return;
@@ -57,7 +62,12 @@ export class WsSession implements SubscriberSink {
     if (answer.body) this.send(answer.body);
   }
 
-  private async subscription(method: string, params: unknown, idRaw: string): Promise<string> {
+  private async subscription(
+    method: string,
+    params: unknown,
+    idRaw: string,
+    paramsRaw: string | undefined,
+  ): Promise<string> {
     const d = this.proxy.options.policy.decide(method);
     if (d.access === "unavailable" || (d.access === "private" && !this.caller.privileged)) {
       const refusal = this.proxy.plan(method, params, this.caller); // the policy's own error
@@ -78,7 +88,10 @@ export class WsSession implements SubscriberSink {
         ERR.METHOD_NOT_FOUND,
         `no ${JSON.stringify(params[0])} subscription in eth namespace`,
       );
-    const r = await this.hub.subscribe(this, JSON.stringify(params));
+    // The client's own text goes to the node (never re-serialised: JSON.stringify gives up on
+    // values nested a few thousand deep, which the node still reads), without its whitespace so
+    // that clients asking the same share one subscription.
+    const r = await this.hub.subscribe(this, compactJson(paramsRaw ?? "[]"));
     if ("error" in r) return errorRawText(idRaw, r.error);
     if (this.closed) {
       this.hub.unsubscribe(this, r.id); // the client left while its subscription was being made

@@ -1,7 +1,7 @@
 import type { RawResponse } from "./raw-http.ts";
 
 /** Signs of a leaked stack trace or internals in an error message. */
-const LEAKS = [
+export const LEAKS: readonly RegExp[] = [
   /\bat [^\n]+:\d+:\d+/, // a stack frame
   /node_modules/,
   /\/(work|src|home|root|tmp)\//,
@@ -56,14 +56,14 @@ export class Tally {
   }
 
   /** One line per case: `label: N requests (200 ×a, 400 ×b)`. */
-  lines(): string[] {
+  lines(unit = "requests"): string[] {
     return [...this.counts].map(([label, m]) => {
       const n = [...m.values()].reduce((a, b) => a + b, 0);
       const by = [...m]
         .sort(([a], [b]) => a - b)
         .map(([s, c]) => `${s} ×${c}`)
         .join(", ");
-      return `${label}: ${n} requests (${by})`;
+      return `${label}: ${n} ${unit} (${by})`;
     });
   }
 }

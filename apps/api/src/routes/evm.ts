@@ -232,7 +232,7 @@ const holders =
         `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
          (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
        FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, symbol, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
-       ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, h.holder LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+       ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, h.holder, h.contract, h.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
         w.params,
       );
       return envelope(rows.map(holderRecord), p);
