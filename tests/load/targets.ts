@@ -12,9 +12,26 @@ import { Effect, Fiber, Layer, Logger } from "effect";
 import { PrometheusMetrics } from "effect/observability";
 import { copyAt, denseTemplate } from "../bench/synthetic-log.ts";
 
+/** A structure of the service that grows to a bound and stays there (a cache, a buffer). */
+export interface Bounded {
+  readonly name: string;
+  /** What fills it: new heights, or the clients' requests. */
+  readonly filledBy: "heights" | "requests";
+  readonly full: boolean;
+  /** How full, in words ("12.5 of 64 MiB, 3,000 of 20,000 entries"). */
+  readonly state: string;
+}
+
 /** The service under load, running in this process, and where its new heights come from. */
 export interface LoadTarget {
   readonly describe: string;
+  /**
+   * The service's bounded structures and how full they are (empty when the target cannot see
+   * them): memory measured before they are full shows them filling, not a leak.
+   */
+  bounded(): Bounded[];
+  /** Sets the pace of new heights (ms a block), where the target sets it. */
+  pace?(ms: number): void;
   /** The newest height there is (the node's head; the last block appended to the log). */
   head(): Promise<number>;
   /** The newest height the service has taken in (ingested; appended). */
@@ -50,6 +67,7 @@ export const followChain = (dataDir: string, port: number, comet: string): LoadT
     );
   return {
     describe: `\`npm start\` following ${comet}`,
+    bounded: () => [],
     head: async () =>
       Number(
         ((await (await fetch(`${comet}/status`)).json()) as any).result.sync_info
@@ -97,14 +115,39 @@ export const pacedLog = async (
   const template = denseTemplate(recordedBlocks().slice(2, 5));
   let fed = (await log.lastHeight()) ?? 0;
   let appending = Promise.resolve();
-  const timer = setInterval(() => {
-    appending = appending.then(async () => {
-      await log.appendBlock(fed + 1, encodeRecord(copyAt(template, fed + 1)));
-      fed += 1;
-    });
-  }, blockMs);
+  const feed = (ms: number) =>
+    setInterval(() => {
+      appending = appending.then(async () => {
+        await log.appendBlock(fed + 1, encodeRecord(copyAt(template, fed + 1)));
+        fed += 1;
+      });
+    }, ms);
+  let timer = feed(blockMs);
   return {
     describe: `the embedded service over the sample chain, a new block every ${blockMs} ms`,
+    bounded: () => {
+      const c = app.answerCache;
+      const { buffered, bufferSize } = stream.hub;
+      return [
+        {
+          // it evicts before the last answer fits: within 90 % of a bound is full
+          name: "answer cache",
+          filledBy: "requests",
+          full: c.weight >= 0.9 * c.maxWeight || c.size >= 0.9 * c.maxEntries,
+          state: `${(c.weight / 2 ** 20).toFixed(1)} of ${c.maxWeight / 2 ** 20} MiB, ${c.size} of ${c.maxEntries} entries`,
+        },
+        {
+          name: "stream replay buffer",
+          filledBy: "heights",
+          full: buffered >= bufferSize,
+          state: `${buffered} of ${bufferSize} heights`,
+        },
+      ];
+    },
+    pace: (ms) => {
+      clearInterval(timer);
+      timer = feed(ms);
+    },
     head: async () => fed,
     taken: () => fed,
     close: async () => {

@@ -261,5 +261,5 @@ export const makeApp = (
   const listen = app.listen.bind(app);
   app.listen = ((...args: Parameters<typeof listen>) =>
     answerClientErrors(listen(...args))) as typeof app.listen;
-  return Object.assign(app, { router });
+  return Object.assign(app, { router, answerCache: cache });
 };

@@ -7,9 +7,19 @@ export class Lru<K, V> {
   private total = 0;
 
   constructor(
-    private readonly maxEntries: number,
-    private readonly maxWeight = Number.POSITIVE_INFINITY,
+    readonly maxEntries: number,
+    readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
+
+  /** Entries held. */
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Total weight held (for cached answers: bytes). */
+  get weight(): number {
+    return this.total;
+  }
 
   get(key: K): V | undefined {
     const e = this.map.get(key);

@@ -25,7 +25,7 @@ export class StreamHub {
     private readonly io: Server,
     private readonly load: (from: number, to: number) => Promise<HeightEvents[]>,
     private readonly normalizeAddress: (a: string) => string | undefined,
-    private readonly bufferSize = 1000,
+    readonly bufferSize = 1000,
   ) {
     io.on("connection", (socket) => this.join(socket));
   }
@@ -37,6 +37,11 @@ export class StreamHub {
 
   get lastEmitted(): number | undefined {
     return this.last;
+  }
+
+  /** Heights held for reconnecting clients (at most `bufferSize`). */
+  get buffered(): number {
+    return this.buffer.length;
   }
 
   /**
