@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { ERR, messageCount, type Parsed, refuseAll } from "@explorer/rpc-proxy";
 import { RateLimiter } from "../http/rate-limit.ts";
+import { sameSecret } from "../http/secret.ts";
 import type { RpcSettings } from "./config.ts";
 
 /** Who sent a request, from its bearer token and address. */
@@ -36,7 +37,7 @@ export class RpcAccess {
     const ip = req.socket.remoteAddress ?? "unknown";
     if (!auth) return { ok: true, privileged: false, client: `ip:${ip}`, isKey: false };
     const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
-    if (token && token === this.settings.privateToken)
+    if (token && sameSecret(token, this.settings.privateToken))
       return { ok: true, privileged: true, client: "operator", isKey: true };
     if (token && this.settings.apiKeys.has(token))
       return { ok: true, privileged: false, client: token, isKey: true };
