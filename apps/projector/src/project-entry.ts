@@ -6,27 +6,17 @@ import {
   projectVerificationRecord,
 } from "@explorer/projections";
 import { decodeRecord, isMetadataRecord, isVerificationRecord } from "@explorer/raw-block";
+import { encodeRowBinary, type TableColumns } from "@explorer/store";
 
-const utf8 = new TextEncoder();
-
-/**
- * Rows of one table as JSONEachRow: one JSON object per line (bytes with their own buffer). A
- * `record` column holds JSON object text already; it goes into the line as the object it is (not
- * escaped into a string a second time), and ClickHouse stores that text as it is
- * (`input_format_json_read_objects_as_strings`, see insertJsonEachRow).
- */
-export const encodeRows = (rows: readonly object[]): Uint8Array => {
-  let text = "";
-  for (const r of rows) text += `${encodeRow(r)}\n`;
-  return utf8.encode(text);
-};
-
-const encodeRow = (r: object): string => {
-  if (!("record" in r) || typeof r.record !== "string" || !r.record.startsWith("{"))
-    return JSON.stringify(r);
-  const { record, ...rest } = r;
-  const head = JSON.stringify(rest);
-  return `${head.length > 2 ? `${head.slice(0, -1)},` : "{"}"record":${record}}`;
+/** Rows of one table as RowBinary for the table set's columns (bytes with their own buffer). */
+export const encodeRows = (
+  columns: TableColumns,
+  table: string,
+  rows: readonly object[],
+): Uint8Array => {
+  const cols = columns[table];
+  if (!cols) throw new Error(`the table set has no table ${table}`);
+  return encodeRowBinary(cols, rows);
 };
 
 /**
@@ -44,7 +34,10 @@ export interface ProjectedEntry {
   readonly tables: ReadonlyArray<readonly [string, Uint8Array]>;
 }
 
-export type EntryContext = Omit<ProjectionContext, "txsBefore">;
+export type EntryContext = Omit<ProjectionContext, "txsBefore"> & {
+  /** The table set's columns, which the rows are encoded for. */
+  readonly columns: TableColumns;
+};
 
 /** Decodes a log record and turns it into encoded rows. Pure: the same bytes give the same output. */
 export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedEntry => {
@@ -54,14 +47,14 @@ export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedE
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(projectMetadataRecord(record)),
+      tables: encodeTables(ctx, projectMetadataRecord(record)),
     };
   if (isVerificationRecord(record))
     return {
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(projectVerificationRecord(record)),
+      tables: encodeTables(ctx, projectVerificationRecord(record)),
     };
   const { blocks, ...rest } = projectRawBlock(record, { ...ctx, txsBefore: 0 });
   const { txs_before: _, ...block } = blocks![0] as BlockRow;
@@ -70,11 +63,11 @@ export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedE
     height: record.height,
     txs: record.txs.length,
     block,
-    tables: encodeTables(rest),
+    tables: encodeTables(ctx, rest),
   };
 };
 
-const encodeTables = (rows: Record<string, readonly object[]>) =>
+const encodeTables = (ctx: EntryContext, rows: Record<string, readonly object[]>) =>
   Object.entries(rows)
     .filter(([, list]) => list.length > 0)
-    .map(([table, list]) => [table, encodeRows(list)] as const);
+    .map(([table, list]) => [table, encodeRows(ctx.columns, table, list)] as const);

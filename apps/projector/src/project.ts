@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { LogEntry, RawLog } from "@explorer/raw-log";
+import { readTableColumns } from "@explorer/store";
 import { openPool } from "./pool.ts";
 import type { ProjectedEntry } from "./project-entry.ts";
 import { BatchWriter, type Progress, readProgress } from "./writer.ts";
@@ -63,13 +64,15 @@ export const projectLog = async (
   o: ProjectOptions,
 ): Promise<Progress> => {
   const from = o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db);
-  const writer = new BatchWriter(ch, db, from);
+  const columns = await readTableColumns(ch, db);
+  const writer = new BatchWriter(ch, db, from, columns);
   const batchBytes = o.batchBytes ?? 64 * 1024 * 1024;
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
   const end = Math.min((await log.lastHeight()) ?? 0, o.untilHeight || Number.POSITIVE_INFINITY);
   const pool = openPool(end - start >= WORKER_BACKLOG ? (o.workers ?? 2) : 0, {
     prefix: o.prefix,
     nativeDenoms: o.nativeDenoms,
+    columns,
   });
   const it = log.read(start, { follow: o.follow, signal: o.signal })[Symbol.asyncIterator]();
   // One batch is written while the next is decoded and projected: at most one write in flight,

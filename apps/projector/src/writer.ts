@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { insertJsonEachRow } from "@explorer/store";
+import { insertRowBinary, type TableColumns } from "@explorer/store";
 import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
 /** Tables a batch writes, in this order; `progress` goes last, so readers never see a partial batch. */
@@ -48,6 +48,8 @@ export class BatchWriter {
     private readonly ch: ClickHouseClient,
     readonly db: string,
     from: Progress,
+    /** The table set's columns (see readTableColumns). */
+    private readonly columns: TableColumns,
   ) {
     this.lastHeight = from.height;
     this.txsTotal = from.txsTotal;
@@ -81,7 +83,10 @@ export class BatchWriter {
       if (entry.height !== this.lastHeight + 1) {
         throw new Error(`log gap or disorder: got height ${entry.height} after ${this.lastHeight}`);
       }
-      this.push("blocks", encodeRows([{ ...entry.block, txs_before: this.txsTotal }]));
+      this.push(
+        "blocks",
+        encodeRows(this.columns, "blocks", [{ ...entry.block, txs_before: this.txsTotal }]),
+      );
       this.txsTotal += entry.txs;
       this.lastHeight = entry.height;
       this.blocks++;
@@ -114,16 +119,18 @@ export class BatchWriter {
   async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
       const list = batch.chunks.get(table);
-      if (list) await insertJsonEachRow(this.ch, `${this.db}.${table}`, Buffer.concat(list));
+      if (list) await this.insert(table, Buffer.concat(list));
     }
-    await insertJsonEachRow(
-      this.ch,
-      `${this.db}.progress`,
-      encodeRows([
-        { name: "projector", height: batch.progress.height, txs_total: batch.progress.txsTotal },
-      ]),
+    const { height, txsTotal } = batch.progress;
+    await this.insert(
+      "progress",
+      encodeRows(this.columns, "progress", [{ name: "projector", height, txs_total: txsTotal }]),
     );
     return batch.progress;
+  }
+
+  private insert(table: string, rows: Uint8Array): Promise<void> {
+    return insertRowBinary(this.ch, `${this.db}.${table}`, this.columns[table] ?? [], rows);
   }
 
   /** Writes the batch so far; returns the height now fully projected. */
@@ -133,7 +140,7 @@ export class BatchWriter {
 }
 
 export interface Batch {
-  /** Per table, its rows encoded (JSONEachRow), entry by entry. */
+  /** Per table, its rows encoded (RowBinary), entry by entry. */
   readonly chunks: Map<string, Uint8Array[]>;
   readonly progress: Progress;
   readonly blocks: number;

@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
 import { inlineParams } from "./params.ts";
+import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
+import { openSpool, type Spool } from "./spool.ts";
 
 /**
  * One ClickHouse client for both ways to run: a ClickHouse server over HTTP (production), or chDB,
@@ -32,47 +34,65 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const connection = createChdbConnection({ path: target.path });
   const client = createClient({ connection: connection as never });
   chdbConnections.set(client, connection);
+  spools.set(client, openSpool(target.path));
   return client;
 };
 
-const INSERT = { input_format_json_read_objects_as_strings: 1 } as const;
-// In this process the engine shares the cores with the app: no extra parsing threads.
-const CHDB_INSERT = { ...INSERT, input_format_parallel_parsing: 0 } as const;
-
 type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
 const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
+const spools = new WeakMap<ClickHouseClient, Spool>();
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const quote = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
 
 /**
- * Inserts rows already encoded as JSONEachRow (one JSON object per line) into `table`
- * (`db.table`). With chDB the bytes go to the engine as they are (no copy into a query string);
- * with a server they are the request body. Cheaper than `client.insert` with row objects, which
- * serialises on the way. A JSON object given for a String column is stored as its JSON text, as
- * written.
+ * Inserts rows encoded as RowBinary (see row-binary.ts) for `columns` into `table` (`db.table`).
+ * With a server they are the request body. With chDB they go through a spool file that the engine
+ * reads (`INSERT … SELECT * FROM file(…)`): chDB's in-memory insert hands the bytes to the engine
+ * as inline query data, which ends at the first empty line (so binary rows would be cut short,
+ * silently) and costs twice the engine's CPU per byte even for text (docs/projector.md).
  */
-export const insertJsonEachRow = async (
+export const insertRowBinary = async (
   ch: ClickHouseClient,
   table: string,
+  columns: readonly Column[],
   body: Uint8Array,
 ): Promise<void> => {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/.test(table))
+  const [db, name, ...rest] = table.split(".");
+  if (!db || !name || rest.length > 0 || !IDENT.test(db) || !IDENT.test(name))
     throw new Error(`not a table name: ${table}`);
+  const bad = columns.find((c) => !IDENT.test(c.name));
+  if (bad || columns.length === 0) throw new Error(`not a column list: ${bad?.name ?? "(none)"}`);
   if (body.length === 0) return;
-  const chdb = chdbConnections.get(ch);
-  if (chdb) {
-    await chdb.chdb.rawInsert({
-      table,
-      values: body,
-      format: "JSONEachRow",
-      settings: CHDB_INSERT,
-    });
+  const into = `INSERT INTO ${table} (${columns.map((c) => c.name).join(", ")})`;
+  const spool = spools.get(ch);
+  if (spool) {
+    const structure = columns.map((c) => `${c.name} ${c.typeName}`).join(", ");
+    await spool.through(body, (file) =>
+      ch.command({
+        query: `${into} SELECT * FROM file(${quote(file)}, 'RowBinary', ${quote(structure)})`,
+      }),
+    );
     return;
   }
-  const r = await ch.exec({
-    query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-    values: Readable.from([body]),
-    clickhouse_settings: INSERT,
-  });
+  const r = await ch.exec({ query: `${into} FORMAT RowBinary`, values: Readable.from([body]) });
   r.stream.destroy();
+};
+
+/**
+ * Every table's columns in table set `db`, as RowBinary writes them (columns computed by the engine,
+ * MATERIALIZED or ALIAS, are left out: an insert does not give them).
+ */
+export const readTableColumns = async (ch: ClickHouseClient, db: string): Promise<TableColumns> => {
+  const rows = await queryRows<{ table: string; name: string; type: string }>(
+    ch,
+    "SELECT table, name, type FROM system.columns WHERE database = {db:String} AND default_kind NOT IN ('MATERIALIZED', 'ALIAS', 'EPHEMERAL') ORDER BY table, position",
+    { db },
+  );
+  const out: Record<string, Column[]> = {};
+  for (const r of rows)
+    (out[r.table] ??= []).push({ name: r.name, typeName: r.type, type: parseColumnType(r.type) });
+  return out;
 };
 
 /** `STORE_URL`: `chdb:<path>` (default `chdb:.data/chdb`) or `http(s)://user:pass@host:8123`. */
