@@ -22,11 +22,21 @@ export class RawBlockFormatError extends Error {
 export const encodeRecord = (record: LogRecord): Uint8Array =>
   gzipSync(Buffer.from(JSON.stringify(record)), { level: 5 });
 
+/**
+ * zlib's output chunk for a record: its inflated size, which gzip's trailer gives (ISIZE, the
+ * last 4 bytes), so the text comes out in one piece rather than in 16 KiB chunks joined after.
+ * Bounded: a damaged trailer only costs chunks of another size.
+ */
+const outputChunk = (bytes: Uint8Array): number => {
+  if (bytes.length < 18) return 16 * 1024;
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Math.min(Math.max(v.getUint32(bytes.length - 4, true) + 1, 1024), 64 * 1024 * 1024);
+};
+
 const decodeJson = (bytes: Uint8Array): { v?: unknown; kind?: unknown } => {
   let text: string;
   try {
-    // Records inflate to a few hundred KiB: bigger output chunks than zlib's 16 KiB save copies.
-    text = gunzipSync(bytes, { chunkSize: 256 * 1024 }).toString("utf8");
+    text = gunzipSync(bytes, { chunkSize: outputChunk(bytes) }).toString("utf8");
   } catch (e) {
     throw new RawBlockFormatError(`not a gzip record: ${(e as Error).message}`);
   }
