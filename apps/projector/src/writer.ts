@@ -119,7 +119,7 @@ export class BatchWriter {
   async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
       const list = batch.chunks.get(table);
-      if (list) await this.insert(table, Buffer.concat(list));
+      if (list) await this.insert(table, list);
     }
     const { height, txsTotal } = batch.progress;
     await this.insert(
@@ -129,7 +129,7 @@ export class BatchWriter {
     return batch.progress;
   }
 
-  private insert(table: string, rows: Uint8Array): Promise<void> {
+  private insert(table: string, rows: Uint8Array | readonly Uint8Array[]): Promise<void> {
     return insertRowBinary(this.ch, `${this.db}.${table}`, this.columns[table] ?? [], rows);
   }
 

@@ -46,7 +46,8 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const quote = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
 
 /**
- * Inserts rows encoded as RowBinary (see row-binary.ts) for `columns` into `table` (`db.table`).
+ * Inserts rows encoded as RowBinary (see row-binary.ts) for `columns` into `table` (`db.table`),
+ * given as one buffer or as chunks in order (not joined: they go out one after the other).
  * With a server they are the request body. With chDB they go through a spool file that the engine
  * reads (`INSERT … SELECT * FROM file(…)`): chDB's in-memory insert hands the bytes to the engine
  * as inline query data, which ends at the first empty line (so binary rows would be cut short,
@@ -56,26 +57,27 @@ export const insertRowBinary = async (
   ch: ClickHouseClient,
   table: string,
   columns: readonly Column[],
-  body: Uint8Array,
+  body: Uint8Array | readonly Uint8Array[],
 ): Promise<void> => {
+  const chunks = body instanceof Uint8Array ? [body] : body;
   const [db, name, ...rest] = table.split(".");
   if (!db || !name || rest.length > 0 || !IDENT.test(db) || !IDENT.test(name))
     throw new Error(`not a table name: ${table}`);
   const bad = columns.find((c) => !IDENT.test(c.name));
   if (bad || columns.length === 0) throw new Error(`not a column list: ${bad?.name ?? "(none)"}`);
-  if (body.length === 0) return;
+  if (chunks.every((c) => c.length === 0)) return;
   const into = `INSERT INTO ${table} (${columns.map((c) => c.name).join(", ")})`;
   const spool = spools.get(ch);
   if (spool) {
     const structure = columns.map((c) => `${c.name} ${c.typeName}`).join(", ");
-    await spool.through(body, (file) =>
+    await spool.through(chunks, (file) =>
       ch.command({
         query: `${into} SELECT * FROM file(${quote(file)}, 'RowBinary', ${quote(structure)})`,
       }),
     );
     return;
   }
-  const r = await ch.exec({ query: `${into} FORMAT RowBinary`, values: Readable.from([body]) });
+  const r = await ch.exec({ query: `${into} FORMAT RowBinary`, values: Readable.from(chunks) });
   r.stream.destroy();
 };
 

@@ -51,12 +51,13 @@ const varintSize = (n: number): number =>
 
 /** A growing byte buffer with the writes RowBinary needs. */
 class Out {
-  buf = Buffer.allocUnsafe(16 * 1024);
+  // Never from Node's shared pool: the bytes' whole ArrayBuffer may be transferred to another thread.
+  buf = Buffer.allocUnsafeSlow(8 * 1024);
   at = 0;
 
   room(n: number): void {
     if (this.at + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
+    const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.at + n));
     this.buf.copy(next, 0, 0, this.at);
     this.buf = next;
   }

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
-import { unlink, writeFile } from "node:fs/promises";
+import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /**
@@ -8,8 +8,8 @@ import { join, resolve } from "node:path";
  * spool when the store opens was left by a process that died mid-insert, and is removed.
  */
 export interface Spool {
-  /** Writes `body` to a new file, runs `use` on its path, and removes the file (whatever happens). */
-  through<T>(body: Uint8Array, use: (file: string) => Promise<T>): Promise<T>;
+  /** Writes `chunks` to a new file, runs `use` on its path, and removes the file (whatever happens). */
+  through<T>(chunks: readonly Uint8Array[], use: (file: string) => Promise<T>): Promise<T>;
 }
 
 export const openSpool = (storePath: string): Spool => {
@@ -18,10 +18,15 @@ export const openSpool = (storePath: string): Spool => {
   mkdirSync(dir, { recursive: true });
   let next = 0;
   return {
-    async through(body, use) {
+    async through(chunks, use) {
       const file = join(dir, `${next++}.bin`);
       try {
-        await writeFile(file, body);
+        const h = await open(file, "w");
+        try {
+          await h.writev(chunks as Uint8Array[]);
+        } finally {
+          await h.close();
+        }
         return await use(file);
       } finally {
         await unlink(file).catch(() => {});
