@@ -6,18 +6,20 @@ import {
   projectVerificationRecord,
 } from "@explorer/projections";
 import { decodeRecord, isMetadataRecord, isVerificationRecord } from "@explorer/raw-block";
-import { encodeRowBinary, type TableColumns } from "@explorer/store";
+import { encodeRowBinary, RowBinaryWriter, type TableColumns } from "@explorer/store";
 
-/** Rows of one table as RowBinary for the table set's columns (bytes with their own buffer). */
+const columnsOf = (columns: TableColumns, table: string) => {
+  const cols = columns[table];
+  if (!cols) throw new Error(`the table set has no table ${table}`);
+  return cols;
+};
+
+/** Rows of one table as RowBinary for the table set's columns. */
 export const encodeRows = (
   columns: TableColumns,
   table: string,
   rows: readonly object[],
-): Uint8Array => {
-  const cols = columns[table];
-  if (!cols) throw new Error(`the table set has no table ${table}`);
-  return encodeRowBinary(cols, rows);
-};
+): Uint8Array => encodeRowBinary(columnsOf(columns, table), rows);
 
 /**
  * One log entry, decoded, projected and encoded, ready to insert. The `blocks` row is left as an
@@ -67,7 +69,16 @@ export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedE
   };
 };
 
-const encodeTables = (ctx: EntryContext, rows: Record<string, readonly object[]>) =>
-  Object.entries(rows)
+/** Every table's rows in one buffer (one transfer back from a worker), a view of it per table. */
+const encodeTables = (ctx: EntryContext, rows: Record<string, readonly object[]>) => {
+  const w = new RowBinaryWriter();
+  const spans = Object.entries(rows)
     .filter(([, list]) => list.length > 0)
-    .map(([table, list]) => [table, encodeRows(ctx.columns, table, list)] as const);
+    .map(([table, list]) => {
+      const start = w.length;
+      w.write(columnsOf(ctx.columns, table), list);
+      return [table, start, w.length] as const;
+    });
+  const bytes = w.finish();
+  return spans.map(([table, start, end]) => [table, bytes.subarray(start, end)] as const);
+};

@@ -6,10 +6,9 @@ const ctx = workerData as EntryContext;
 parentPort?.on("message", (m: { id: number; payload: Uint8Array }) => {
   try {
     const out = projectEntry(m.payload, ctx);
-    parentPort?.postMessage(
-      { id: m.id, out },
-      out.tables.map(([, b]) => b.buffer as ArrayBuffer),
-    );
+    parentPort?.postMessage({ id: m.id, out }, [
+      ...new Set(out.tables.map(([, b]) => b.buffer as ArrayBuffer)),
+    ]);
   } catch (e) {
     parentPort?.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
   }

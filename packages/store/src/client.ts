@@ -51,7 +51,7 @@ const quote = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
  * With a server they are the request body. With chDB they go through a spool file that the engine
  * reads (`INSERT … SELECT * FROM file(…)`): chDB's in-memory insert hands the bytes to the engine
  * as inline query data, which ends at the first empty line (so binary rows would be cut short,
- * silently) and costs twice the engine's CPU per byte even for text (docs/projector.md).
+ * silently) and costs twice the engine's CPU per byte even for text (README, "Projector throughput").
  */
 export const insertRowBinary = async (
   ch: ClickHouseClient,

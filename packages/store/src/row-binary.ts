@@ -2,7 +2,7 @@
  * Rows encoded in ClickHouse's RowBinary format: each row's columns in table order, numbers
  * little-endian, strings as a varint length and their UTF-8 bytes. The engine copies such rows
  * instead of parsing text: for the projector's large `record` strings that is most of an insert's
- * cost (see docs/projector.md). Pure: column types in, bytes out.
+ * cost (README, "Projector throughput"). Pure: column types in, bytes out.
  */
 
 export type ColumnType =
@@ -177,18 +177,38 @@ const write = (out: Out, type: ColumnType, v: unknown, column: string): void => 
 };
 
 /**
- * Rows (objects keyed by column name) as RowBinary for these columns. A missing or null value is
- * the column's default (0, '', [], or NULL where Nullable), as ClickHouse reads a missing JSON
- * field; fields of no column are ignored. Throws for a value the column cannot hold.
+ * RowBinary rows appended to one buffer, table after table: one allocation (and one transfer to
+ * another thread) for all of them. A missing or null value is the column's default (0, '', [], or
+ * NULL where Nullable), as ClickHouse reads a missing JSON field; fields of no column are ignored.
+ * Throws for a value the column cannot hold.
  */
+export class RowBinaryWriter {
+  private readonly out = new Out();
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.out.at;
+  }
+
+  write(columns: readonly Column[], rows: readonly object[]): void {
+    for (const row of rows) {
+      const r = row as Record<string, unknown>;
+      for (const c of columns) write(this.out, c.type, r[c.name], c.name);
+    }
+  }
+
+  /** Everything written (later views of it stay valid: the writer is done). */
+  finish(): Uint8Array {
+    return this.out.take();
+  }
+}
+
+/** Rows (objects keyed by column name) as RowBinary for these columns (see RowBinaryWriter). */
 export const encodeRowBinary = (
   columns: readonly Column[],
   rows: readonly object[],
 ): Uint8Array => {
-  const out = new Out();
-  for (const row of rows) {
-    const r = row as Record<string, unknown>;
-    for (const c of columns) write(out, c.type, r[c.name], c.name);
-  }
-  return out.take();
+  const w = new RowBinaryWriter();
+  w.write(columns, rows);
+  return w.finish();
 };
