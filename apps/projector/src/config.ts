@@ -1,4 +1,5 @@
 import { Config } from "effect";
+import { DEFAULT_BATCH_BYTES } from "./project.ts";
 
 export const ProjectorConfig = Config.all({
   /** `chdb:<dir>` (embedded, default `chdb:.data/chdb`) or `http://user:pass@host:8123` (a ClickHouse server). */
@@ -17,7 +18,7 @@ export const ProjectorConfig = Config.all({
   batchBlocks: Config.Int("BATCH_BLOCKS").pipe(Config.withDefault(500)),
   batchIdleMs: Config.Int("BATCH_IDLE_MS").pipe(Config.withDefault(100)),
   /** A batch is also written once its encoded rows reach this many bytes (bounds memory). */
-  batchBytes: Config.Int("BATCH_BYTES").pipe(Config.withDefault(64 * 1024 * 1024)),
+  batchBytes: Config.Int("BATCH_BYTES").pipe(Config.withDefault(DEFAULT_BATCH_BYTES)),
   /** Threads that decode and project log records beside the one that writes (0: all in one). */
   workers: Config.Int("PROJECT_WORKERS").pipe(Config.withDefault(2)),
   /** Keep following the log (default), or stop at its end. */

@@ -10,7 +10,7 @@ export interface ProjectOptions {
   readonly nativeDenoms: readonly string[];
   /** Flush after this many blocks… */
   readonly batchBlocks: number;
-  /** …or once the batch holds this many bytes of encoded rows (default 64 MiB)… */
+  /** …or once the batch holds this many bytes of encoded rows (default DEFAULT_BATCH_BYTES)… */
   readonly batchBytes?: number;
   /** …or when no new entry came for this long (ms). */
   readonly batchIdleMs: number;
@@ -28,6 +28,13 @@ export interface ProjectOptions {
   /** Asked between batches: stop (to switch table sets, say). */
   readonly shouldStop?: () => Promise<boolean>;
 }
+
+/**
+ * Encoded rows a batch holds at most, by default. Bigger batches make fewer, larger parts: on the
+ * 1M-tx bench, 128 MiB (~490 dense blocks) took ~7% less CPU per block than 64 MiB. Memory: the
+ * batch being filled and the one being written, each up to this size.
+ */
+export const DEFAULT_BATCH_BYTES = 128 * 1024 * 1024;
 
 /** Next entry, or "idle" if none arrives within ms. */
 const nextOr = async <T>(
@@ -66,7 +73,7 @@ export const projectLog = async (
   const from = o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db);
   const columns = await readTableColumns(ch, db);
   const writer = new BatchWriter(ch, db, from, columns);
-  const batchBytes = o.batchBytes ?? 64 * 1024 * 1024;
+  const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
   const start = Math.max(from.height, (await log.firstHeight()) ?? 1);
   const end = Math.min((await log.lastHeight()) ?? 0, o.untilHeight || Number.POSITIVE_INFINITY);
   const pool = openPool(end - start >= WORKER_BACKLOG ? (o.workers ?? 2) : 0, {
