@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -143,9 +144,15 @@ describe("RowBinary through chDB", () => {
   it("leaves nothing in the spool, and clears what a killed process left there", async () => {
     const spool = join(dir, "insert-spool");
     expect(readdirSync(spool)).toEqual([]);
-    writeFileSync(join(spool, "7.bin"), "left by a process killed mid-insert");
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+    writeFileSync(join(spool, `${dead}-0-7.bin`), "left by a process killed mid-insert");
+    writeFileSync(
+      join(spool, `${process.pid}-9-0.bin`),
+      "another store of this process, inserting",
+    );
     const again = await openClickHouse({ kind: "chdb", path: dir });
-    expect(readdirSync(spool)).toEqual([]);
+    expect(readdirSync(spool)).toEqual([`${process.pid}-9-0.bin`]);
+    rmSync(join(spool, `${process.pid}-9-0.bin`));
     await again.close();
   });
 

@@ -1,25 +1,29 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /**
  * Files that carry insert data to the embedded engine, in `<store>/insert-spool/`. Each lives only
- * while its insert runs. One process at a time owns a chDB data directory, so whatever is in the
- * spool when the store opens was left by a process that died mid-insert, and is removed.
+ * while its insert runs; its name starts with the process id. Files of a process that is gone
+ * (killed mid-insert) are removed when a store opens on the directory.
  */
 export interface Spool {
   /** Writes `chunks` to a new file, runs `use` on its path, and removes the file (whatever happens). */
   through<T>(chunks: readonly Uint8Array[], use: (file: string) => Promise<T>): Promise<T>;
 }
 
+let opened = 0;
+
 export const openSpool = (storePath: string): Spool => {
   const dir = resolve(storePath, "insert-spool");
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir))
+    if (!alive(Number.parseInt(f, 10))) rmSync(join(dir, f), { force: true });
+  const prefix = `${process.pid}-${opened++}`;
   let next = 0;
   return {
     async through(chunks, use) {
-      const file = join(dir, `${next++}.bin`);
+      const file = join(dir, `${prefix}-${next++}.bin`);
       try {
         const h = await open(file, "w");
         try {
@@ -33,4 +37,14 @@ export const openSpool = (storePath: string): Spool => {
       }
     },
   };
+};
+
+const alive = (pid: number): boolean => {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 };
