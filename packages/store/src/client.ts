@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { ChdbPool, poolSize } from "./chdb-pool.ts";
 import { inlineParams } from "./params.ts";
 
 /**
@@ -29,9 +30,11 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
-  const connection = createChdbConnection({ path: target.path });
-  const client = createClient({ connection: connection as never });
-  chdbConnections.set(client, connection);
+  const pool = new ChdbPool(
+    Array.from({ length: poolSize() }, () => createChdbConnection({ path: target.path })),
+  );
+  const client = createClient({ connection: pool.connection as never });
+  chdbPools.set(client, pool);
   return client;
 };
 
@@ -39,8 +42,7 @@ const INSERT = { input_format_json_read_objects_as_strings: 1 } as const;
 // In this process the engine shares the cores with the app: no extra parsing threads.
 const CHDB_INSERT = { ...INSERT, input_format_parallel_parsing: 0 } as const;
 
-type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
-const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
+const chdbPools = new WeakMap<ClickHouseClient, ChdbPool>();
 
 /**
  * Inserts rows already encoded as JSONEachRow (one JSON object per line) into `table`
@@ -57,14 +59,11 @@ export const insertJsonEachRow = async (
   if (!/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/.test(table))
     throw new Error(`not a table name: ${table}`);
   if (body.length === 0) return;
-  const chdb = chdbConnections.get(ch);
-  if (chdb) {
-    await chdb.chdb.rawInsert({
-      table,
-      values: body,
-      format: "JSONEachRow",
-      settings: CHDB_INSERT,
-    });
+  const pool = chdbPools.get(ch);
+  if (pool) {
+    await pool.run((c) =>
+      c.chdb.rawInsert({ table, values: body, format: "JSONEachRow", settings: CHDB_INSERT }),
+    );
     return;
   }
   const r = await ch.exec({
@@ -96,7 +95,7 @@ export const queryRows = async <T>(
   sql: string,
   params: Readonly<Record<string, unknown>> = {},
 ): Promise<T[]> => {
-  const embedded = chdbConnections.has(ch);
+  const embedded = chdbPools.has(ch);
   const rs = await ch.query({
     query: embedded ? inlineParams(sql, params) : sql,
     ...(embedded ? {} : { query_params: params }),
