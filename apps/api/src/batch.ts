@@ -4,7 +4,9 @@
  * on the embedded engine costs milliseconds whatever it reads, and each lookup decompresses a
  * granule per column: 50 clients asking for 50 different blocks cost one query, not 50 queued
  * ones. A lookup that finds nothing in flight goes at once (in the next turn of the event loop),
- * so a lone request waits for nothing.
+ * so a lone request waits for nothing. Up to 4 batches are read at once, on the store's sessions
+ * (@explorer/store's chdb-pool.ts): with 2, random lookups at 50 clients answered 990 req/s, with
+ * 4, 1,200 (2 cores).
  */
 export class Batcher<K, V> {
   private waiting = new Map<K, Waiter<V>[]>();
@@ -15,7 +17,7 @@ export class Batcher<K, V> {
     /** Reads the keys' values; keys it does not return are not found. */
     private readonly fetch: (keys: K[]) => Promise<ReadonlyMap<K, V>>,
     /** Batches read at the same time, at most. */
-    private readonly parallel = 2,
+    private readonly parallel = 4,
     /** Keys in one query, at most. */
     private readonly max = 256,
   ) {}

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { ChdbPool, poolSize } from "./chdb-pool.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
 import { openSpool, type Spool } from "./spool.ts";
@@ -31,15 +32,16 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
-  const connection = createChdbConnection({ path: target.path });
-  const client = createClient({ connection: connection as never });
-  chdbConnections.set(client, connection);
+  const pool = new ChdbPool(
+    Array.from({ length: poolSize() }, () => createChdbConnection({ path: target.path })),
+  );
+  const client = createClient({ connection: pool.connection as never });
+  chdbPools.set(client, pool);
   spools.set(client, openSpool(target.path));
   return client;
 };
 
-type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
-const chdbConnections = new WeakMap<ClickHouseClient, ChdbConnection>();
+const chdbPools = new WeakMap<ClickHouseClient, ChdbPool>();
 const spools = new WeakMap<ClickHouseClient, Spool>();
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -118,7 +120,7 @@ export const queryRows = async <T>(
   sql: string,
   params: Readonly<Record<string, unknown>> = {},
 ): Promise<T[]> => {
-  const embedded = chdbConnections.has(ch);
+  const embedded = chdbPools.has(ch);
   const rs = await ch.query({
     query: embedded ? inlineParams(sql, params) : sql,
     ...(embedded ? {} : { query_params: params }),

@@ -54,6 +54,13 @@ const blockAt = (h: number) =>
     return withProposer(row, yield* proposerMap);
   });
 
+/**
+ * The end of a point read of rows that never change once written (blocks, transactions): a
+ * replayed block inserts identical copies until a merge, so one per key is kept (cheaper than
+ * FINAL, which merges whatever the read touches); a few granules are read, by one thread.
+ */
+const onePer = (key: string) => `LIMIT 1 BY ${key} SETTINGS max_threads = 1`;
+
 type BlockRow = { h: string; record: string; proposer_cons: string };
 
 /** Blocks by height, looked up together (see batch.ts). */
@@ -62,7 +69,7 @@ const blockRows = perOwner(
     new Batcher<number, BlockRow>(async (hs) => {
       const rows = await Effect.runPromise(
         db.query<BlockRow>(
-          "SELECT toString(height) AS h, record, proposer_cons FROM {db}.blocks FINAL WHERE height IN {hs:Array(UInt64)}",
+          `SELECT toString(height) AS h, record, proposer_cons FROM {db}.blocks WHERE height IN {hs:Array(UInt64)} ${onePer("height")}`,
           { hs },
         ),
       );
@@ -72,7 +79,7 @@ const blockRows = perOwner(
 
 /**
  * Transactions by lookup key (`h:<hash>` or `e:<0xhash>`), projected ones only, looked up
- * together: the keys' positions first, then those rows (two point reads, ~3× cheaper than a join).
+ * together: the keys' positions first, then those rows (two point reads, cheaper than a join).
  */
 const txRows = perOwner(
   (db: DbShape) =>
@@ -80,7 +87,7 @@ const txRows = perOwner(
       const st = await Effect.runPromise(db.state);
       const at = await Effect.runPromise(
         db.query<{ key: string; h: string; idx: number }>(
-          "SELECT key, toString(height) AS h, idx FROM {db}.tx_lookup WHERE key IN {keys:Array(String)} AND height <= {h:UInt64}",
+          "SELECT key, toString(height) AS h, idx FROM {db}.tx_lookup WHERE key IN {keys:Array(String)} AND height <= {h:UInt64} SETTINGS max_threads = 1",
           { keys, h: st.height },
         ),
       );
@@ -89,11 +96,8 @@ const txRows = perOwner(
       const pos = (height: number, idx: number) => height * 1_048_576 + idx;
       const rows = await Effect.runPromise(
         db.query<{ h: string; idx: number; record: string }>(
-          "SELECT toString(height) AS h, idx, record FROM {db}.txs FINAL WHERE height IN {hs:Array(UInt64)} AND height * 1048576 + idx IN {ps:Array(UInt64)}",
-          {
-            hs: [...new Set(at.map((r) => Number(r.h)))],
-            ps: at.map((r) => pos(Number(r.h), r.idx)),
-          },
+          `SELECT toString(height) AS h, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
+          { hs: at.map((r) => Number(r.h)), is: at.map((r) => r.idx) },
         ),
       );
       const record = new Map(rows.map((r) => [pos(Number(r.h), r.idx), r.record]));

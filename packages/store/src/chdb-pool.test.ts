@@ -1,0 +1,39 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { poolSize } from "./chdb-pool.ts";
+import { insertRowBinary, openClickHouse, queryRows, readTableColumns } from "./client.ts";
+import { encodeRowBinary } from "./row-binary.ts";
+
+/** The embedded store's sessions: queries side by side, one engine and one data set behind them. */
+const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "chdb-pool-")) });
+afterAll(() => ch.close());
+
+describe("chDB sessions", () => {
+  it("run queries at the same time (one session runs them one after the other)", async () => {
+    // Three 0.6 s sleeps: 1.8 s one after the other, 0.6 s side by side (a wide margin for a busy machine).
+    const sleep = () => queryRows(ch, "SELECT sleepEachRow(0.6) FROM numbers(1)");
+    const t0 = performance.now();
+    await Promise.all([sleep(), sleep(), sleep()]);
+    expect(performance.now() - t0).toBeLessThan(1_500);
+  });
+
+  it("see what any of them wrote", async () => {
+    await ch.command({ query: "CREATE DATABASE IF NOT EXISTS p" });
+    await ch.command({ query: "CREATE TABLE p.t (n UInt32) ENGINE = MergeTree ORDER BY n" });
+    // Busy sessions, so that the insert and the reads go to different ones.
+    const busy = Promise.all([1, 2].map(() => queryRows(ch, "SELECT sleepEachRow(0.2)")));
+    const columns = (await readTableColumns(ch, "p")).t!;
+    await insertRowBinary(ch, "p.t", columns, encodeRowBinary(columns, [{ n: 1 }, { n: 2 }]));
+    const counts = await Promise.all(
+      [1, 2, 3, 4].map(() => queryRows<{ c: string }>(ch, "SELECT count() AS c FROM p.t")),
+    );
+    await busy;
+    expect(counts.map(([r]) => Number(r?.c))).toEqual([2, 2, 2, 2]);
+  });
+
+  it("are 4, or one per core where there are more", () => {
+    expect([1, 2, 4, 8, 64].map(poolSize)).toEqual([4, 4, 4, 8, 16]);
+  });
+});

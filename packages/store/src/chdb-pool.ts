@@ -1,0 +1,51 @@
+import { availableParallelism } from "node:os";
+
+type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
+type Params<K extends keyof ChdbConnection> = ChdbConnection[K] extends (p: infer P) => unknown
+  ? P
+  : never;
+
+/**
+ * Sessions of chDB on one data directory, used as one connection. A chDB session runs one query
+ * at a time: every query of the process waited behind the one running, whatever the cores (two
+ * 10 ms sleeps on one session take 20 ms, on two 10 ms). The engine and its data are the
+ * process's, shared by the sessions, so a query may go to any: each goes to the least busy.
+ */
+export class ChdbPool {
+  private readonly busy: number[];
+
+  constructor(private readonly sessions: readonly ChdbConnection[]) {
+    if (sessions.length === 0) throw new Error("a chDB pool needs a session");
+    this.busy = sessions.map(() => 0);
+  }
+
+  /** Runs `f` on the least busy session. */
+  async run<T>(f: (c: ChdbConnection) => Promise<T>): Promise<T> {
+    let i = 0;
+    for (let j = 1; j < this.sessions.length; j++) if (this.busy[j]! < this.busy[i]!) i = j;
+    this.busy[i]!++;
+    try {
+      return await f(this.sessions[i]!);
+    } finally {
+      this.busy[i]!--;
+    }
+  }
+
+  /** The pool as @clickhouse/client's Connection (its `connection` option). */
+  readonly connection = {
+    ping: (p: Params<"ping">) => this.run((c) => c.ping(p)),
+    query: (p: Params<"query">) => this.run((c) => c.query(p)),
+    exec: (p: Params<"exec">) => this.run((c) => c.exec(p)),
+    command: (p: Params<"command">) => this.run((c) => c.command(p)),
+    insert: (p: Params<"insert">) => this.run((c) => c.insert(p)),
+    close: async () => {
+      for (const c of this.sessions) await c.close();
+    },
+  };
+}
+
+/**
+ * Sessions to open: 4, or one per core where there are more (a query waits on its reads too: on 2
+ * cores, random lookups at 50 clients answered 825 req/s with 2 sessions, 1,200 with 4).
+ */
+export const poolSize = (cores = availableParallelism()) => Math.min(16, Math.max(4, cores));
