@@ -178,6 +178,22 @@ describe("RowBinary through chDB", () => {
   });
 });
 
+describe("RowBinary strings", () => {
+  const varint = (n: number) => (n < 128 ? 1 : n < 16_384 ? 2 : 3);
+  it("are never cut short, wherever the buffer runs out", () => {
+    const col = [{ name: "a", typeName: "String", type: { kind: "string" as const } }];
+    // Three-byte characters: the UTF-8 length needs a longer varint than the length in characters.
+    for (const s of ["✓".repeat(43), "✓".repeat(5_462), "é".repeat(64)]) {
+      const n = Buffer.byteLength(s);
+      for (let pad = 8_000; pad < 8_400; pad++) {
+        const bytes = encodeRowBinary(col, [{ a: "x".repeat(pad) }, { a: s }]);
+        expect(bytes.length).toBe(varint(pad) + pad + varint(n) + n);
+        expect(Buffer.from(bytes.subarray(-n)).toString("utf8")).toBe(s);
+      }
+    }
+  });
+});
+
 describe("column types", () => {
   it("reads every table of a migrated table set", async () => {
     await migrate(ch, "rbset");

@@ -91,6 +91,7 @@ class Out {
     }
     const n = Buffer.byteLength(s);
     this.varint(n);
+    this.room(n);
     this.at += this.buf.write(s, this.at, "utf8");
   }
 
