@@ -94,8 +94,11 @@ export const readTableColumns = async (ch: ClickHouseClient, db: string): Promis
     { db },
   );
   const out: Record<string, Column[]> = {};
-  for (const r of rows)
-    (out[r.table] ??= []).push({ name: r.name, typeName: r.type, type: parseColumnType(r.type) });
+  for (const r of rows) {
+    const list = out[r.table] ?? [];
+    list.push({ name: r.name, typeName: r.type, type: parseColumnType(r.type) });
+    out[r.table] = list;
+  }
   return out;
 };
 
