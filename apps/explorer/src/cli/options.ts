@@ -223,7 +223,7 @@ const batchBytes = o(
   "batch-bytes",
   "BATCH_BYTES",
   "int",
-  String(64 * 1024 * 1024),
+  String(128 * 1024 * 1024),
   "also write a batch once its rows reach this many bytes",
   "<n>",
 );
