@@ -116,18 +116,28 @@ export const parseStoreUrl = (url: string): StoreTarget => {
 
 /**
  * Rows of a query with parameters (`{name:Type}` placeholders). A server binds them; with chDB
- * they are written into the SQL as literals (see params.ts), so that queries run side by side.
+ * they are written into the SQL as literals (see params.ts), so that queries run side by side, and
+ * the query goes to a session directly: through @clickhouse/client's connection hook (a stream per
+ * result, its JSON parsed row by row) a one-row read cost ~1.1 ms of CPU, ~0.45 ms more than the
+ * session's own (measured on `SELECT 1`, 2 cores), and point lookups are a few queries each.
  */
 export const queryRows = async <T>(
   ch: ClickHouseClient,
   sql: string,
   params: Readonly<Record<string, unknown>> = {},
 ): Promise<T[]> => {
-  const embedded = chdbPools.has(ch);
-  const rs = await ch.query({
-    query: embedded ? inlineParams(sql, params) : sql,
-    ...(embedded ? {} : { query_params: params }),
-    format: "JSONEachRow",
-  });
+  const pool = chdbPools.get(ch);
+  if (pool) {
+    const query = inlineParams(sql, params);
+    const out = await pool.run((c) => c.chdb.queryAsync(query, { format: "JSONEachRow" }));
+    return parseJsonEachRow<T>(out.text());
+  }
+  const rs = await ch.query({ query: sql, query_params: params, format: "JSONEachRow" });
   return rs.json<T>();
+};
+
+/** JSONEachRow text as rows: one JSON object per line (newlines inside strings are escaped). */
+export const parseJsonEachRow = <T>(text: string): T[] => {
+  const body = text.trimEnd();
+  return body === "" ? [] : (JSON.parse(`[${body.replaceAll("\n", ",")}]`) as T[]);
 };

@@ -47,6 +47,15 @@ describe("parameters written as literals", () => {
     ]);
   });
 
+  it("come back as the generic client reads them: many rows, none, and a failing query's error", async () => {
+    const sql = "SELECT number AS n, repeat('ab\n', toUInt32(number)) AS s FROM numbers(5)";
+    const want = await (await bound.query({ query: sql, format: "JSONEachRow" })).json();
+    expect(want).toHaveLength(5);
+    expect(await queryRows(ch, sql)).toEqual(want);
+    expect(await queryRows(ch, "SELECT 1 AS x WHERE 0")).toEqual([]);
+    await expect(queryRows(ch, "SELECT nope FROM system.one")).rejects.toThrow(/nope/);
+  });
+
   it("refuse values that are not of the placeholder's type, and unknown types", () => {
     expect(() => literal("UInt64", -1)).toThrow(ParamError);
     expect(() => literal("UInt64", 1.5)).toThrow(ParamError);
