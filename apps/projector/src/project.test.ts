@@ -101,6 +101,23 @@ describe("projector", () => {
       );
   });
 
+  it("finds every transaction by its hash and EVM hashes in tx_hash, one entry each after replays", async () => {
+    const txs = await rows<{ height: string; idx: number; txhash: string; evm_hashes: string[] }>(
+      "SELECT height, idx, txhash, evm_hashes FROM p_1.txs FINAL",
+    );
+    const want = new Map<string, string>();
+    for (const t of txs)
+      for (const k of [`h:${t.txhash}`, ...t.evm_hashes.map((h) => `e:${h}`)])
+        want.set(k, `${t.height}/${t.idx}`);
+    expect([...want.keys()].some((k) => k.startsWith("e:"))).toBe(true);
+    // A key-value table: no FINAL, a key is one row however often its block was projected.
+    const got = await rows<{ key: string; at: string }>(
+      "SELECT key, concatWithSeparator('/', height, idx) AS at FROM p_1.tx_hash",
+    );
+    expect(new Map(got.map((r) => [r.key, r.at]))).toEqual(want);
+    expect(got).toHaveLength(want.size);
+  });
+
   it("indexes every event log by contract, sender, tx, block and topic0", async () => {
     const logs = await rows<{
       block_number: string;

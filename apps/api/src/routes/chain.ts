@@ -1,15 +1,15 @@
 import type Router from "@koa/router";
 import { Effect } from "effect";
-import { Batcher, perOwner } from "../batch.ts";
-import { Db, type DbShape } from "../db.ts";
+import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
-import { BadRequest, NotFound, StoreFailure } from "../http/errors.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
 import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
 import { decodeTxRecords } from "../records/decode.ts";
+import { blockRows, found, txKey, txRows } from "../records/point-reads.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -54,75 +54,6 @@ const blockAt = (h: number) =>
     return withProposer(row, yield* proposerMap);
   });
 
-/**
- * The end of a point read of rows that never change once written (blocks, transactions): a
- * replayed block inserts identical copies until a merge, so one per key is kept (cheaper than
- * FINAL, which merges whatever the read touches); a few granules are read, by one thread.
- */
-const onePer = (key: string) => `LIMIT 1 BY ${key} SETTINGS max_threads = 1`;
-
-type BlockRow = { h: string; record: string; proposer_cons: string };
-
-/** Blocks by height, looked up together (see batch.ts). */
-const blockRows = perOwner(
-  (db: DbShape) =>
-    new Batcher<number, BlockRow>(async (hs) => {
-      const rows = await Effect.runPromise(
-        db.query<BlockRow>(
-          `SELECT toString(height) AS h, record, proposer_cons FROM {db}.blocks WHERE height IN {hs:Array(UInt64)} ${onePer("height")}`,
-          { hs },
-        ),
-      );
-      return new Map(rows.map((r) => [Number(r.h), r]));
-    }),
-);
-
-/**
- * Transactions by lookup key (`h:<hash>` or `e:<0xhash>`), projected ones only, looked up
- * together: the keys' positions first, then those rows (two point reads, cheaper than a join).
- */
-const txRows = perOwner(
-  (db: DbShape) =>
-    new Batcher<string, string>(async (keys) => {
-      const st = await Effect.runPromise(db.state);
-      const at = await Effect.runPromise(
-        db.query<{ key: string; h: string; idx: number }>(
-          "SELECT key, toString(height) AS h, idx FROM {db}.tx_lookup WHERE key IN {keys:Array(String)} AND height <= {h:UInt64} SETTINGS max_threads = 1",
-          { keys, h: st.height },
-        ),
-      );
-      if (at.length === 0) return new Map();
-      // (height, idx) as one number: idx < 2^20 per block, heights < 2^33 stay exact
-      const pos = (height: number, idx: number) => height * 1_048_576 + idx;
-      const rows = await Effect.runPromise(
-        db.query<{ h: string; idx: number; record: string }>(
-          `SELECT toString(height) AS h, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
-          { hs: at.map((r) => Number(r.h)), is: at.map((r) => r.idx) },
-        ),
-      );
-      const record = new Map(rows.map((r) => [pos(Number(r.h), r.idx), r.record]));
-      const found = new Map<string, string>();
-      for (const r of at) {
-        const text = record.get(pos(Number(r.h), r.idx));
-        if (text !== undefined) found.set(r.key, text);
-      }
-      return found;
-    }),
-);
-
-/** A batched lookup's value, or NotFound; a failed read is the store's fault. */
-const found = <V>(lookup: Promise<V | undefined>, what: string) =>
-  Effect.flatMap(
-    Effect.tryPromise({
-      try: () => lookup,
-      catch: (cause) => new StoreFailure({ message: `lookup failed: ${String(cause)}`, cause }),
-    }),
-    (v) =>
-      v === undefined
-        ? Effect.fail(new NotFound({ message: `${what} not found` }))
-        : Effect.succeed(v),
-  );
-
 const latestBlock: Handler = () =>
   Effect.gen(function* () {
     const st = yield* (yield* Db).state;
@@ -148,35 +79,32 @@ const txs: Handler = (ctx) =>
     const to = int(q, "to_height");
     if (from !== undefined) w.and((b) => `height >= ${b("UInt64", from)}`);
     if (to !== undefined) w.and((b) => `height <= ${b("UInt64", to)}`);
-    const keys: string[][] = [];
+    /** Each filter by key: the index it is in, and the keys (a tx matches any of them). */
+    const keys: { index: "tx_lookup" | "tx_hash"; keys: string[] }[] = [];
     const addrs = [
       ...(str(q, "address") ? [str(q, "address")!] : []),
       ...(list(q, "addresses") ?? []),
     ];
-    if (addrs.length) keys.push(addrs.map((a) => `a:${accountForms(a, prefix).evm}`));
+    if (addrs.length)
+      keys.push({ index: "tx_lookup", keys: addrs.map((a) => `a:${accountForms(a, prefix).evm}`) });
     const hashes = [
       ...(str(q, "txhash") ? [str(q, "txhash")!] : []),
       ...(list(q, "txhashes") ?? []),
     ];
     if (hashes.length)
-      keys.push(
-        hashes.map((h) => {
-          const t = txHash(h, "txhash");
-          return t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
-        }),
-      );
+      keys.push({ index: "tx_hash", keys: hashes.map((h) => txKey(txHash(h, "txhash"))) });
     const mt = str(q, "messageType");
     if (mt !== undefined) {
       if (!/^\/?[A-Za-z0-9_.]+$/.test(mt))
         throw new BadRequest({
           message: "messageType must be a message type URL such as /cosmos.bank.v1beta1.MsgSend",
         });
-      keys.push([`m:${mt.startsWith("/") ? mt : `/${mt}`}`]);
+      keys.push({ index: "tx_lookup", keys: [`m:${mt.startsWith("/") ? mt : `/${mt}`}`] });
     }
     for (const k of keys)
       w.and(
         (b) =>
-          `(height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key IN ${b("Array(String)", k)})`,
+          `(height, idx) IN (SELECT height, idx FROM {db}.${k.index} WHERE key IN ${b("Array(String)", k.keys)})`,
       );
     const evm = bool(q, "existsEVM");
     if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
@@ -219,8 +147,7 @@ const txs: Handler = (ctx) =>
 const txByHash: Handler = (ctx) =>
   Effect.gen(function* () {
     const db = yield* Db;
-    const t = txHash(ctx.params.hash ?? "");
-    const key = t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
+    const key = txKey(txHash(ctx.params.hash ?? ""));
     const record = yield* found(txRows(db).load(key), `transaction ${ctx.params.hash}`);
     const [tx] = yield* decodeTxRecords([JSON.parse(record)]);
     return tx;

@@ -8,7 +8,9 @@ import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
+import { decodeTxRecords } from "../records/decode.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
+import { found, txKey, txRows } from "../records/point-reads.ts";
 import { validatorRecords } from "../records/validator.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
@@ -84,12 +86,11 @@ const search: Handler = (ctx) =>
     }
     if (/^(0x)?[0-9a-fA-F]{64}$/.test(value)) {
       const t = txHash(value, "value");
-      const key = t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
-      const [tx] = yield* db.query<{ record: string }>(
-        "SELECT record FROM {db}.txs FINAL WHERE (height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key = {k:String}) LIMIT 1",
-        { k: key },
+      const record = yield* found(txRows(db).load(txKey(t)), "transaction").pipe(
+        Effect.catchTag("NotFound", () => Effect.succeed(undefined)),
       );
-      if (tx) return { kind: "transaction", record: JSON.parse(tx.record) };
+      if (record !== undefined)
+        return { kind: "transaction", record: (yield* decodeTxRecords([JSON.parse(record)]))[0] };
       const hashCond =
         t.kind === "cosmos"
           ? "block_hash = {v:String}"

@@ -1,0 +1,79 @@
+import { Effect } from "effect";
+import { Batcher, perOwner } from "../batch.ts";
+import type { DbShape } from "../db.ts";
+import { NotFound, StoreFailure } from "../http/errors.ts";
+import type { txHash } from "../http/params.ts";
+
+/**
+ * The end of a point read of rows that never change once written (blocks, transactions): a
+ * replayed block inserts identical copies until a merge, so one per key is kept (cheaper than
+ * FINAL, which merges whatever the read touches); a few granules are read, by one thread.
+ */
+const onePer = (key: string) => `LIMIT 1 BY ${key} SETTINGS max_threads = 1`;
+
+export type BlockRow = { h: string; record: string; proposer_cons: string };
+
+/** Blocks by height, looked up together (see batch.ts). */
+export const blockRows = perOwner(
+  (db: DbShape) =>
+    new Batcher<number, BlockRow>(async (hs) => {
+      const rows = await Effect.runPromise(
+        db.query<BlockRow>(
+          `SELECT toString(height) AS h, record, proposer_cons FROM {db}.blocks WHERE height IN {hs:Array(UInt64)} ${onePer("height")}`,
+          { hs },
+        ),
+      );
+      return new Map(rows.map((r) => [Number(r.h), r]));
+    }),
+);
+
+/** A transaction hash's key in `tx_hash` (sql/008_tx_hash.sql): `h:<TXHASH>` or `e:<0xhash>`. */
+export const txKey = (t: ReturnType<typeof txHash>) =>
+  t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
+
+/**
+ * Transaction records by hash key (txKey), projected ones only, looked up together: the keys'
+ * positions in `tx_hash` first, then those rows of `txs` (two point reads, cheaper than a join).
+ */
+export const txRows = perOwner(
+  (db: DbShape) =>
+    new Batcher<string, string>(async (keys) => {
+      const st = await Effect.runPromise(db.state);
+      const at = await Effect.runPromise(
+        db.query<{ key: string; h: string; idx: number }>(
+          "SELECT key, toString(height) AS h, idx FROM {db}.tx_hash WHERE key IN {keys:Array(String)}",
+          { keys },
+        ),
+      );
+      const seen = at.filter((r) => Number(r.h) <= st.height);
+      if (seen.length === 0) return new Map();
+      // (height, idx) as one number: idx < 2^20 per block, heights < 2^33 stay exact
+      const pos = (height: number, idx: number) => height * 1_048_576 + idx;
+      const rows = await Effect.runPromise(
+        db.query<{ h: string; idx: number; record: string }>(
+          `SELECT toString(height) AS h, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
+          { hs: seen.map((r) => Number(r.h)), is: seen.map((r) => r.idx) },
+        ),
+      );
+      const record = new Map(rows.map((r) => [pos(Number(r.h), r.idx), r.record]));
+      const found = new Map<string, string>();
+      for (const r of seen) {
+        const text = record.get(pos(Number(r.h), r.idx));
+        if (text !== undefined) found.set(r.key, text);
+      }
+      return found;
+    }),
+);
+
+/** A batched lookup's value, or NotFound; a failed read is the store's fault. */
+export const found = <V>(lookup: Promise<V | undefined>, what: string) =>
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: () => lookup,
+      catch: (cause) => new StoreFailure({ message: `lookup failed: ${String(cause)}`, cause }),
+    }),
+    (v) =>
+      v === undefined
+        ? Effect.fail(new NotFound({ message: `${what} not found` }))
+        : Effect.succeed(v),
+  );
