@@ -10,6 +10,7 @@ import { Where } from "../http/where.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
 import { decodeTxRecords } from "../records/decode.ts";
 import { blockRows, found, txKey, txRows } from "../records/point-reads.ts";
+import { txPositionHeights } from "../records/tx-positions.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -124,9 +125,12 @@ const txs: Handler = (ctx) =>
     ) {
       const pos = st.txsTotal - 1 - p.offset;
       if (pos < 0) return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      const low = Math.max(0, pos - p.limit);
+      // The blocks' scan is bounded by the heights that hold those positions (tx-positions.ts).
+      const near = yield* txPositionHeights(db, st, low, pos);
       const [span] = yield* db.query<{ lo: string; hi: string; before: string; n: string }>(
-        "SELECT min(height) AS lo, max(height) AS hi, argMax(txs_before, height) AS before, count() AS n FROM {db}.blocks WHERE tx_count > 0 AND txs_before <= {pos:UInt64} AND txs_before + tx_count > {low:UInt64} AND height <= {h:UInt64}",
-        { pos, low: Math.max(0, pos - p.limit), h: st.height },
+        "SELECT min(height) AS lo, max(height) AS hi, argMax(txs_before, height) AS before, count() AS n FROM {db}.blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64} AND tx_count > 0 AND txs_before <= {pos:UInt64} AND txs_before + tx_count > {low:UInt64}",
+        { pos, low, from: near?.from ?? 0, to: Math.min(near?.to ?? st.height, st.height) },
       );
       if (span && Number(span.n) > 0) {
         const hi = Number(span.hi);

@@ -1,0 +1,88 @@
+import { Effect } from "effect";
+import { perOwner } from "../batch.ts";
+import type { DbShape, StoreState } from "../db.ts";
+
+/** Heights per bucket: one number per 256 blocks is kept (40,000 for 10 million blocks). */
+export const BUCKET = 256;
+
+/**
+ * Where the n-th transaction of the chain (0 = the first) is, to a range of heights, so that a deep
+ * page of `/txs` reads the blocks of a bucket or two instead of scanning them all (on 5 million
+ * blocks: 4-6 ms of CPU against 42-57 ms, random pages; the scan grows with the chain). For each bucket
+ * of BUCKET heights, the transactions before its first block. A block's `txs_before` never goes
+ * down with height, so the block that holds position n is in the last bucket whose first block has
+ * at most n before it. Buckets never change once their first block is projected (replays write the
+ * same counts); the set's later buckets are added as the projector moves.
+ */
+export class TxPositions {
+  /** Bucket number → transactions before its first block. */
+  private readonly first = new Map<number, number>();
+  /** Bucket numbers with a first block, ascending. */
+  private readonly order: number[] = [];
+
+  /** Adds buckets (bucket number, transactions before its first projected block), ascending. */
+  add(rows: readonly { b: number; before: number }[]) {
+    for (const r of rows) {
+      if (this.first.has(r.b)) continue;
+      this.first.set(r.b, r.before);
+      this.order.push(r.b);
+    }
+    this.order.sort((a, b) => a - b);
+  }
+
+  /** The bucket holding position n: the last whose first block has at most n before it. */
+  private bucketOf(n: number): number | undefined {
+    let lo = 0;
+    let hi = this.order.length - 1;
+    let found: number | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const b = this.order[mid]!;
+      if (this.first.get(b)! <= n) {
+        found = b;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** Heights that hold every transaction at positions low..high, or undefined if none is known. */
+  heights(low: number, high: number): { from: number; to: number } | undefined {
+    const a = this.bucketOf(low);
+    const b = this.bucketOf(high);
+    if (a === undefined || b === undefined) return undefined;
+    return { from: a * BUCKET, to: (b + 1) * BUCKET - 1 };
+  }
+}
+
+/** The positions of a table set, loaded up to `height` so far. */
+interface Loaded {
+  readonly db: string;
+  readonly positions: TxPositions;
+  height: number;
+}
+
+/** One per store connection; started again for a new table set (a re-index). */
+const loaded = perOwner((_db: DbShape) => ({ current: undefined as Loaded | undefined }));
+
+/**
+ * The heights that hold positions low..high in the current state's set, with the buckets of blocks
+ * projected since the last call read first (one small aggregate over those blocks).
+ */
+export const txPositionHeights = (db: DbShape, st: StoreState, low: number, high: number) =>
+  Effect.gen(function* () {
+    const slot = loaded(db);
+    if (slot.current?.db !== st.db)
+      slot.current = { db: st.db, positions: new TxPositions(), height: 0 };
+    const l = slot.current;
+    if (l.height < st.height) {
+      const rows = yield* db.query<{ b: string; before: string }>(
+        `SELECT toString(intDiv(height, ${BUCKET})) AS b, toString(min(txs_before)) AS before FROM {db}.blocks WHERE height > {from:UInt64} AND height <= {to:UInt64} GROUP BY b ORDER BY toUInt64(b)`,
+        { from: l.height, to: st.height },
+      );
+      // A bucket only partly projected at the last call was added then with its first block.
+      l.positions.add(rows.map((r) => ({ b: Number(r.b), before: Number(r.before) })));
+      l.height = st.height;
+    }
+    return l.positions.heights(low, high);
+  });
