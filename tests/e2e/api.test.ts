@@ -371,7 +371,10 @@ describe("every other filter, checked against the node", () => {
 describe("search and errors", () => {
   it("search says which kind it found", async () => {
     expect((await get(`/search?value=${scenario.fromHeight}`)).body.kind).toBe("block");
-    expect((await get(`/search?value=${scenario.sent[0]!.hash}`)).body.kind).toBe("transaction");
+    const tx = await get(`/search?value=${scenario.sent[0]!.hash}`);
+    expect(tx.body.kind).toBe("transaction");
+    // The record unchanged: as /txs/{hash} answers it.
+    expect(tx.body.record).toEqual((await get(`/txs/${scenario.sent[0]!.hash}`)).body);
     expect((await get(`/search?value=${alice.evm}`)).body.kind).toBe("address");
     expect((await get(`/search?value=${scenario.contracts.TestToken}`)).body.kind).toBe("token");
     expect((await get(`/search?value=${scenario.contracts.Factory}`)).body.kind).toBe("contract");
