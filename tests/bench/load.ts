@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,8 +40,16 @@ const ms = (v: string) => {
 const urlsOf = (spec: LoadSpec): readonly string[] =>
   typeof spec.url === "string" ? [spec.url] : spec.url;
 
+/** The process's directory for wrk scripts and URL lists, removed when it exits. */
+let scratch: string | undefined;
+let files = 0;
 const tempFile = (name: string, text: string) => {
-  const file = join(mkdtempSync(join(tmpdir(), "bench-load-")), name);
+  if (scratch === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "bench-load-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
+  }
+  const file = join(scratch, `${++files}-${name}`);
   writeFileSync(file, text);
   return file;
 };
