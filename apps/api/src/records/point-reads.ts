@@ -3,6 +3,7 @@ import { Batcher, perOwner } from "../batch.ts";
 import type { DbShape } from "../db.ts";
 import { NotFound, StoreFailure } from "../http/errors.ts";
 import type { txHash } from "../http/params.ts";
+import { decodeTxRecords } from "./decode.ts";
 
 /**
  * The end of a point read of rows that never change once written (blocks, transactions): a
@@ -65,15 +66,26 @@ export const txRows = perOwner(
     }),
 );
 
-/** A batched lookup's value, or NotFound; a failed read is the store's fault. */
-export const found = <V>(lookup: Promise<V | undefined>, what: string) =>
-  Effect.flatMap(
-    Effect.tryPromise({
-      try: () => lookup,
-      catch: (cause) => new StoreFailure({ message: `lookup failed: ${String(cause)}`, cause }),
-    }),
-    (v) =>
-      v === undefined
-        ? Effect.fail(new NotFound({ message: `${what} not found` }))
-        : Effect.succeed(v),
+/** A batched lookup's value (undefined when the store has none); a failed read is the store's fault. */
+export const lookup = <V>(value: Promise<V | undefined>) =>
+  Effect.tryPromise({
+    try: () => value,
+    catch: (cause) => new StoreFailure({ message: `lookup failed: ${String(cause)}`, cause }),
+  });
+
+/** A batched lookup's value, or NotFound. */
+export const found = <V>(value: Promise<V | undefined>, what: string) =>
+  Effect.flatMap(lookup(value), (v) =>
+    v === undefined
+      ? Effect.fail(new NotFound({ message: `${what} not found` }))
+      : Effect.succeed(v),
   );
+
+/** The transaction with this hash as the API answers it (calls decoded), or undefined. */
+export const txByHash = (db: DbShape, t: ReturnType<typeof txHash>) =>
+  Effect.gen(function* () {
+    const record = yield* lookup(txRows(db).load(txKey(t)));
+    if (record === undefined) return undefined;
+    const [tx] = yield* decodeTxRecords([JSON.parse(record)]);
+    return tx;
+  });

@@ -15,31 +15,30 @@ export const BUCKET = 256;
  * same counts); the set's later buckets are added as the projector moves.
  */
 export class TxPositions {
-  /** Bucket number → transactions before its first block. */
-  private readonly first = new Map<number, number>();
   /** Bucket numbers with a first block, ascending. */
-  private readonly order: number[] = [];
+  private readonly buckets: number[] = [];
+  /** Transactions before each bucket's first block (same order). */
+  private readonly before: number[] = [];
 
   /** Adds buckets (bucket number, transactions before its first projected block), ascending. */
   add(rows: readonly { b: number; before: number }[]) {
     for (const r of rows) {
-      if (this.first.has(r.b)) continue;
-      this.first.set(r.b, r.before);
-      this.order.push(r.b);
+      // A bucket only partly projected last time came then with its first block.
+      if (this.buckets.length > 0 && r.b <= this.buckets.at(-1)!) continue;
+      this.buckets.push(r.b);
+      this.before.push(r.before);
     }
-    this.order.sort((a, b) => a - b);
   }
 
   /** The bucket holding position n: the last whose first block has at most n before it. */
   private bucketOf(n: number): number | undefined {
     let lo = 0;
-    let hi = this.order.length - 1;
+    let hi = this.buckets.length - 1;
     let found: number | undefined;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const b = this.order[mid]!;
-      if (this.first.get(b)! <= n) {
-        found = b;
+      if (this.before[mid]! <= n) {
+        found = this.buckets[mid];
         lo = mid + 1;
       } else hi = mid - 1;
     }
@@ -80,7 +79,6 @@ export const txPositionHeights = (db: DbShape, st: StoreState, low: number, high
         `SELECT toString(intDiv(height, ${BUCKET})) AS b, toString(min(txs_before)) AS before FROM {db}.blocks WHERE height > {from:UInt64} AND height <= {to:UInt64} GROUP BY b ORDER BY toUInt64(b)`,
         { from: l.height, to: st.height },
       );
-      // A bucket only partly projected at the last call was added then with its first block.
       l.positions.add(rows.map((r) => ({ b: Number(r.b), before: Number(r.before) })));
       l.height = st.height;
     }

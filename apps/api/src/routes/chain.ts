@@ -9,7 +9,7 @@ import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
 import { decodeTxRecords } from "../records/decode.ts";
-import { blockRows, found, txKey, txRows } from "../records/point-reads.ts";
+import { blockRows, found, txByHash, txKey } from "../records/point-reads.ts";
 import { txPositionHeights } from "../records/tx-positions.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
@@ -148,12 +148,11 @@ const txs: Handler = (ctx) =>
     return envelope(yield* decodeTxRecords(rows.map((r) => JSON.parse(r.record))), p);
   });
 
-const txByHash: Handler = (ctx) =>
+const txByHashRoute: Handler = (ctx) =>
   Effect.gen(function* () {
-    const db = yield* Db;
-    const key = txKey(txHash(ctx.params.hash ?? ""));
-    const record = yield* found(txRows(db).load(key), `transaction ${ctx.params.hash}`);
-    const [tx] = yield* decodeTxRecords([JSON.parse(record)]);
+    const tx = yield* txByHash(yield* Db, txHash(ctx.params.hash ?? ""));
+    if (tx === undefined)
+      return yield* new NotFound({ message: `transaction ${ctx.params.hash} not found` });
     return tx;
   });
 
@@ -165,5 +164,5 @@ export const chainRoutes = (router: Router, run: Run) => {
     run((ctx) => Effect.suspend(() => blockAt(height(ctx.params.height ?? "")))),
   );
   router.get("/txs", run(txs));
-  router.get("/txs/:hash", run(txByHash));
+  router.get("/txs/:hash", run(txByHashRoute));
 };

@@ -8,9 +8,8 @@ import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
-import { decodeTxRecords } from "../records/decode.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
-import { found, txKey, txRows } from "../records/point-reads.ts";
+import { txByHash } from "../records/point-reads.ts";
 import { validatorRecords } from "../records/validator.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
@@ -86,11 +85,8 @@ const search: Handler = (ctx) =>
     }
     if (/^(0x)?[0-9a-fA-F]{64}$/.test(value)) {
       const t = txHash(value, "value");
-      const record = yield* found(txRows(db).load(txKey(t)), "transaction").pipe(
-        Effect.catchTag("NotFound", () => Effect.succeed(undefined)),
-      );
-      if (record !== undefined)
-        return { kind: "transaction", record: (yield* decodeTxRecords([JSON.parse(record)]))[0] };
+      const tx = yield* txByHash(db, t);
+      if (tx !== undefined) return { kind: "transaction", record: tx };
       const hashCond =
         t.kind === "cosmos"
           ? "block_hash = {v:String}"
