@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { isAlive } from "@explorer/service/process";
 
 /** Runs a command to completion; throws with its output when it fails. */
 export const run = (
@@ -35,15 +36,6 @@ export const startDetached = (
   child.unref();
   writeFileSync(files.pid, String(child.pid));
   return child.pid;
-};
-
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 export const readPid = (pidFile: string): number | undefined => {

@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { isAlive } from "@explorer/service/process";
 import {
   type AppendOutcome,
   blockKey,
@@ -238,20 +239,11 @@ export class EmbeddedLog implements RawLog {
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** One writer per log: refuses a lock held by a live process, takes over a stale one. */
 const takeLock = (lockFile: string) => {
   if (existsSync(lockFile)) {
     const pid = Number(readFileSync(lockFile, "utf8"));
-    if (pid !== process.pid && Number.isInteger(pid) && alive(pid)) {
+    if (pid !== process.pid && isAlive(pid)) {
       throw new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`);
     }
   }

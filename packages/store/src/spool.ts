@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isAlive } from "@explorer/service/process";
 
 /**
  * Files that carry insert data to the embedded engine, in `<store>/insert-spool/`. Each lives only
@@ -18,7 +19,7 @@ export const openSpool = (storePath: string): Spool => {
   const dir = resolve(storePath, "insert-spool");
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir))
-    if (!alive(Number.parseInt(f, 10))) rmSync(join(dir, f), { force: true });
+    if (!isAlive(Number.parseInt(f, 10))) rmSync(join(dir, f), { force: true });
   const prefix = `${process.pid}-${opened++}`;
   let next = 0;
   return {
@@ -37,14 +38,4 @@ export const openSpool = (storePath: string): Spool => {
       }
     },
   };
-};
-
-const alive = (pid: number): boolean => {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 };
