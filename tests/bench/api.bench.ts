@@ -101,11 +101,9 @@ export const run = async (): Promise<Figure[]> => {
   const token = scenario.contracts.TestToken!.toLowerCase();
   const deepPages = Array.from({ length: 2000 }, (_, i) => 4000 + ((i * 613) % 2000));
   type Kind = "hot" | "lookup" | "list";
+  // Hot endpoints last: by then the lookups have filled the answer cache (20,000 entries), as on a
+  // server that has run a while.
   const endpoints: [string, string[], Kind][] = [
-    ["/blocks/latest", ["/blocks/latest"], "hot"],
-    ["/txs?limit=10", ["/txs?limit=10"], "hot"],
-    ["/stat", ["/stat"], "hot"],
-    ["/validators", ["/validators"], "hot"],
     ["/txs/{hash}, same one", [`/txs/${hashes[0]}`], "lookup"],
     ["/txs/{hash}, a different one each time", hashes.map((h) => `/txs/${h}`), "lookup"],
     ["/blocks/{height}, same one", [`/blocks/${Math.floor(blocks / 3)}`], "lookup"],
@@ -120,6 +118,10 @@ export const run = async (): Promise<Figure[]> => {
       deepPages.map((n) => `/txs?limit=100&page=${n}`),
       "list",
     ],
+    ["/blocks/latest", ["/blocks/latest"], "hot"],
+    ["/txs?limit=10", ["/txs?limit=10"], "hot"],
+    ["/stat", ["/stat"], "hot"],
+    ["/validators", ["/validators"], "hot"],
   ];
   const figures: Figure[] = [];
   const bareRps: number[] = [];
