@@ -2,9 +2,9 @@
 // tests share one reference chain), then prints one summary line over all of them:
 // "N passed, N failed, N skipped". Exits with turbo's status.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { openScratch } from "./test-scratch.mjs";
 
 const workspaces = JSON.parse(readFileSync("package.json", "utf8")).workspaces;
 const dirs = workspaces.flatMap((w) => {
@@ -20,25 +20,18 @@ const dirs = workspaces.flatMap((w) => {
 const resultFiles = dirs.map((d) => join(d, ".test-results.json"));
 for (const f of resultFiles) rmSync(f, { force: true });
 
-// Every temporary directory of the run (the suites' stores and logs, chDB's and the compilers'
-// scratch, the child processes') goes under one, removed at the end: runs used to leave gigabytes
-// in /tmp. The reference chain and NATS keep their own directory (EXPLORER_RUN_DIR), outside it,
-// so that EXPLORER_KEEP_CHAIN and EXPLORER_REUSE_SCENARIO work across runs.
-const base = tmpdir();
-const scratch = mkdtempSync(join(base, "explorer-test-"));
+// Every temporary directory of the run goes under one, removed at the end (scripts/test-scratch.mjs):
+// runs used to leave gigabytes in /tmp.
+const scratch = openScratch();
 const turbo = spawnSync(
   "npx",
   ["turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)],
   {
     stdio: "inherit",
-    env: {
-      ...process.env,
-      TMPDIR: scratch,
-      EXPLORER_RUN_DIR: process.env.EXPLORER_RUN_DIR ?? join(base, "cosmos-evm-explorer"),
-    },
+    env: { ...process.env, ...scratch.env, EXPLORER_TEST_SCRATCH: scratch.env.TMPDIR },
   },
 );
-rmSync(scratch, { recursive: true, force: true });
+scratch.remove();
 
 let passed = 0,
   failed = 0,

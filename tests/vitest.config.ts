@@ -13,7 +13,7 @@ export default defineConfig({
       "readme/**/*.test.ts",
       "chaos/**/*.test.ts",
     ],
-    globalSetup: ["./e2e/global-setup.ts"],
+    globalSetup: ["../scripts/vitest-scratch.mjs", "./e2e/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 600_000,
