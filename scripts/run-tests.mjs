@@ -28,7 +28,7 @@ const turbo = spawnSync(
   ["turbo", "run", "test", "--concurrency=1", ...process.argv.slice(2)],
   {
     stdio: "inherit",
-    env: { ...process.env, ...scratch.env, EXPLORER_TEST_SCRATCH: scratch.env.TMPDIR },
+    env: { ...process.env, ...scratch.env },
   },
 );
 scratch.remove();

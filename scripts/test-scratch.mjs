@@ -16,6 +16,8 @@ export const openScratch = () => {
     env: {
       TMPDIR: dir,
       EXPLORER_RUN_DIR: process.env.EXPLORER_RUN_DIR ?? join(base, "cosmos-evm-explorer"),
+      // Tells the workspaces' vitest setup (scripts/vitest-scratch.mjs) that the run has one.
+      EXPLORER_TEST_SCRATCH: dir,
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -41,7 +41,7 @@ export const startDetached = (
 export const readPid = (pidFile: string): number | undefined => {
   if (!existsSync(pidFile)) return undefined;
   const pid = Number(readFileSync(pidFile, "utf8").trim());
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  return isAlive(pid) ? pid : undefined;
 };
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
