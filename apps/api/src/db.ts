@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { currentSet, queryRows, setDb } from "@explorer/store";
+import { currentSet, queryFields, queryRows, setDb } from "@explorer/store";
 import { Context, Effect } from "effect";
 import { NotFound, StoreFailure } from "./http/errors.ts";
 
@@ -24,6 +24,12 @@ export interface DbShape {
     sql: string,
     params?: Record<string, unknown>,
   ) => Effect.Effect<T[], StoreFailure>;
+  /** Rows as their fields' raw text (@explorer/store's queryFields: no tabs or newlines in them). */
+  readonly fields: (
+    sql: string,
+    params: Record<string, unknown>,
+    columns: number,
+  ) => Effect.Effect<string[][], StoreFailure>;
 }
 
 export class Db extends Context.Service<Db, DbShape>()("api/Db") {}
@@ -74,16 +80,20 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
     settled = undefined;
     return state;
   });
-  const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
+  const read = <T>(run: (sql: string) => Promise<T>, sql: string) =>
     Effect.flatMap(state, (s) =>
       Effect.tryPromise({
-        try: () => queryRows<T>(ch, sql.replaceAll("{db}", s.db), params),
+        try: () => run(sql.replaceAll("{db}", s.db)),
         catch: (cause) =>
           new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
       }),
     );
+  const query = <T>(sql: string, params: Record<string, unknown> = {}) =>
+    read((q) => queryRows<T>(ch, q, params), sql);
+  const fields = (sql: string, params: Record<string, unknown>, columns: number) =>
+    read((q) => queryFields(ch, q, params, columns), sql);
   const peek = () => (settled && Date.now() - settled.at <= ttlMs ? settled.value : undefined);
-  return { state, peek, refresh, query };
+  return { state, peek, refresh, query, fields };
 };
 
 /** The first row, or NotFound. */

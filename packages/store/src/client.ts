@@ -137,6 +137,43 @@ export const queryRows = async <T>(
 };
 
 /**
+ * Rows of a query as their `columns` fields' text, unescaped (TabSeparatedRaw): for columns whose
+ * values hold no tab and no newline, such as JSON written by JSON.stringify (which escapes both),
+ * numbers and hashes. A JSON column then comes back as the JSON itself, with no JSON string around
+ * it to parse: 50 blocks of ~9 KB cost the engine and the parse 5.5-5.7 ms of CPU against 6.9-9 ms
+ * as JSONEachRow (2 cores). A row with another number of fields (a value held a tab or a newline)
+ * is an error rather than a row cut wrong; that check needs two columns at least, so fewer are
+ * refused.
+ */
+export const queryFields = async (
+  ch: ClickHouseClient,
+  sql: string,
+  params: Readonly<Record<string, unknown>>,
+  columns: number,
+): Promise<string[][]> => {
+  if (columns < 2) throw new Error("queryFields reads two columns at least");
+  const pool = chdbPools.get(ch);
+  const text = pool
+    ? (
+        await pool.run((c) =>
+          c.chdb.queryAsync(inlineParams(sql, params), { format: "TabSeparatedRaw" }),
+        )
+      ).text()
+    : await (
+        await ch.query({ query: sql, query_params: params, format: "TabSeparatedRaw" })
+      ).text();
+  if (text === "") return [];
+  return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").map((line, i) => {
+    const fields = line.split("\t");
+    if (fields.length !== columns)
+      throw new Error(
+        `row ${i + 1} has ${fields.length} fields where ${columns} were asked for: a value holds a tab or a newline`,
+      );
+    return fields;
+  });
+};
+
+/**
  * JSONEachRow text as rows: one JSON object per line (newlines inside strings are escaped). Parsed
  * line by line: twice as fast as joining the lines into one array's text (50 rows of 4 KiB).
  */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient } from "@clickhouse/client";
 import { createChdbConnection } from "chdb/connection";
 import { afterAll, describe, expect, it } from "vitest";
-import { openClickHouse, queryRows } from "./client.ts";
+import { openClickHouse, queryFields, queryRows } from "./client.ts";
 import { inlineParams, literal, ParamError } from "./params.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chdb-params-"));
@@ -66,5 +66,28 @@ describe("parameters written as literals", () => {
     expect(() => inlineParams("SELECT {a:String}", {})).toThrow(/no value for parameter a/);
     expect(literal("UInt8", true)).toBe("1");
     expect(literal("Array(UInt32)", [1, 2n, "3"])).toBe("[1,2,3]");
+  });
+});
+
+describe("fields read raw", () => {
+  it("are the text of each value, JSON with no string around it, as the generic client reads it", async () => {
+    const json = JSON.stringify({ a: 'tab\tnl\n quote" back\\ ünï ✓', n: [1, 2] });
+    const sql = "SELECT toString(number) AS h, {j:String} AS j FROM numbers(3)";
+    const rows = await queryFields(ch, sql, { j: json }, 2);
+    expect(rows).toEqual([0, 1, 2].map((n) => [String(n), json]));
+    const want = await (
+      await bound.query({ query: sql, query_params: { j: json }, format: "JSONEachRow" })
+    ).json<{ h: string; j: string }>();
+    expect(rows).toEqual(want.map((r) => [r.h, r.j]));
+    // the server's way: parameters bound by the engine, the text read from the client's stream
+    expect(await queryFields(bound, sql, { j: json }, 2)).toEqual(rows);
+    expect(await queryFields(ch, "SELECT 1, '' WHERE 0", {}, 2)).toEqual([]);
+    expect(await queryFields(ch, "SELECT 1, ''", {}, 2)).toEqual([["1", ""]]);
+  });
+
+  it("refuse a value holding a tab or a newline, and a read of one column", async () => {
+    await expect(queryFields(ch, "SELECT 1, 'a\tb'", {}, 2)).rejects.toThrow(/3 fields where 2/);
+    await expect(queryFields(ch, "SELECT 1, 'a\nb'", {}, 2)).rejects.toThrow(/1 fields where 2/);
+    await expect(queryFields(ch, "SELECT 'x'", {}, 1)).rejects.toThrow(/two columns/);
   });
 });

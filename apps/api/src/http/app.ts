@@ -15,6 +15,7 @@ import { Db, type StoreState } from "../db.ts";
 import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
+import { holdsJsonText, jsonOf } from "./json-text.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
@@ -209,7 +210,7 @@ export const makeApp = (
           if (!hit) {
             const answer = runtime.runPromiseExit(handle).then((x) => {
               if (!Exit.isSuccess(x)) return x;
-              const body = Buffer.from(JSON.stringify(x.value));
+              const body = Buffer.from(jsonOf(x.value));
               cache.weigh(key, body.length);
               return body;
             });
@@ -226,7 +227,8 @@ export const makeApp = (
       }
       const exit = await runtime.runPromiseExit(handle);
       if (Exit.isSuccess(exit)) {
-        ctx.body = exit.value;
+        if (holdsJsonText(exit.value)) reply(ctx, Buffer.from(jsonOf(exit.value)));
+        else ctx.body = exit.value;
         return;
       }
       // Typed failures, and the same errors thrown by pure parsing inside a handler.

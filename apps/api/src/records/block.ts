@@ -1,6 +1,7 @@
 import { Effect } from "effect";
 import { perOwner } from "../batch.ts";
 import { Db, type DbShape } from "../db.ts";
+import { JsonText } from "../http/json-text.ts";
 
 export interface ValidatorInfo {
   readonly operator: string;
@@ -38,15 +39,27 @@ const proposersOf = perOwner(
   (_db: DbShape): { at?: { db: string; height: number; map: Map<string, ValidatorInfo> } } => ({}),
 );
 
-/** The stored Block record with `proposer` filled in (SPEC order of fields kept). */
-export const withProposer = (
-  row: { record: string; proposer_cons: string },
-  proposers: Map<string, ValidatorInfo>,
-) => {
-  const r = JSON.parse(row.record) as Record<string, unknown>;
+/** A row of `blocks` as the API reads it. */
+export type StoredBlock = { record: string; proposer_cons: string };
+
+const proposerOf = (row: StoredBlock, proposers: Map<string, ValidatorInfo>) => {
   const v = proposers.get(row.proposer_cons);
-  return {
-    ...r,
-    proposer: { address: v?.operator ?? row.proposer_cons, description: v?.description ?? {} },
-  };
+  return { address: v?.operator ?? row.proposer_cons, description: v?.description ?? {} };
 };
+
+/** The stored Block record with `proposer` filled in (SPEC order of fields kept). */
+export const withProposer = (row: StoredBlock, proposers: Map<string, ValidatorInfo>) => ({
+  ...(JSON.parse(row.record) as Record<string, unknown>),
+  proposer: proposerOf(row, proposers),
+});
+
+/**
+ * withProposer's answer as text, made from the record's own text: stored records are written by
+ * JSON.stringify and hold no `proposer`, so it is appended before the closing brace.
+ */
+export const blockText = (row: StoredBlock, proposers: Map<string, ValidatorInfo>) =>
+  new JsonText(
+    row.record.length > 2 && row.record.endsWith("}")
+      ? `${row.record.slice(0, -1)},"proposer":${JSON.stringify(proposerOf(row, proposers))}}`
+      : JSON.stringify(withProposer(row, proposers)),
+  );

@@ -1,6 +1,7 @@
 import { Effect } from "effect";
 import { type Fragment, Interface, type LogDescription, type Result } from "ethers";
 import { Db } from "../db.ts";
+import { JsonText } from "../http/json-text.ts";
 
 /** A decoded call or event: its name, signature and named arguments (as strings). */
 export interface Decoded {
@@ -71,21 +72,25 @@ type Message = {
 };
 type TxRecord = { body?: { messages?: Message[] } };
 
+/** The `"to"` addresses in a record's text: every EVM call's target is among them. */
+const targets = (text: string) =>
+  Array.from(text.matchAll(/"to":"(0x[0-9a-fA-F]{40})"/g), (m) => m[1]!.toLowerCase());
+
 /**
- * Transaction records with each EVM call to a verified contract decoded: the message gets
- * `decoded` {name, signature, params}.
+ * Transaction records as the API answers them, from their stored text: each EVM call to a
+ * verified contract decoded (the message gets `decoded` {name, signature, params}). A record that
+ * calls none is sent as stored; only the others are parsed and written again.
  */
-export const decodeTxRecords = <T extends TxRecord>(records: T[]) =>
+export const decodeTxTexts = (texts: readonly string[]) =>
   Effect.gen(function* () {
-    const to = records.flatMap((r) =>
-      (r.body?.messages ?? []).map((m) => m.data?.to ?? "").filter((a) => a.startsWith("0x")),
-    );
-    const ifaces = yield* verifiedInterfaces(to);
-    if (ifaces.size === 0) return records;
-    for (const r of records)
+    const ifaces = yield* verifiedInterfaces(texts.flatMap(targets));
+    return texts.map((text) => {
+      if (!targets(text).some((a) => ifaces.has(a))) return new JsonText(text);
+      const r = JSON.parse(text) as TxRecord;
       for (const m of r.body?.messages ?? []) {
         const d = decodeCall(ifaces.get((m.data?.to ?? "").toLowerCase()), m.data?.data);
         if (d) m.decoded = d;
       }
-    return records;
+      return new JsonText(JSON.stringify(r));
+    });
   });

@@ -3,7 +3,8 @@ import { Batcher, perOwner } from "../batch.ts";
 import type { DbShape } from "../db.ts";
 import { NotFound, StoreFailure } from "../http/errors.ts";
 import type { txHash } from "../http/params.ts";
-import { decodeTxRecords } from "./decode.ts";
+import type { StoredBlock } from "./block.ts";
+import { decodeTxTexts } from "./decode.ts";
 
 /**
  * The end of a point read of rows that never change once written (blocks, transactions): a
@@ -12,19 +13,23 @@ import { decodeTxRecords } from "./decode.ts";
  */
 const onePer = (key: string) => `LIMIT 1 BY ${key} SETTINGS max_threads = 1`;
 
-export type BlockRow = { h: string; record: string; proposer_cons: string };
-
 /** Blocks by height, looked up together (see batch.ts). */
 export const blockRows = perOwner(
   (db: DbShape) =>
-    new Batcher<number, BlockRow>(async (hs) => {
+    new Batcher<number, StoredBlock>(async (hs) => {
       const rows = await Effect.runPromise(
-        db.query<BlockRow>(
-          `SELECT toString(height) AS h, record, proposer_cons FROM {db}.blocks WHERE height IN {hs:Array(UInt64)} ${onePer("height")}`,
+        db.fields(
+          `SELECT height, proposer_cons, record FROM {db}.blocks WHERE height IN {hs:Array(UInt64)} ${onePer("height")}`,
           { hs },
+          3,
         ),
       );
-      return new Map(rows.map((r) => [Number(r.h), r]));
+      return new Map(
+        rows.map(([h, proposer_cons, record]) => [
+          Number(h),
+          { proposer_cons: proposer_cons!, record: record! },
+        ]),
+      );
     }),
 );
 
@@ -51,12 +56,13 @@ export const txRows = perOwner(
       // (height, idx) as one number: idx < 2^20 per block, heights < 2^33 stay exact
       const pos = (height: number, idx: number) => height * 1_048_576 + idx;
       const rows = await Effect.runPromise(
-        db.query<{ h: string; idx: number; record: string }>(
-          `SELECT toString(height) AS h, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
+        db.fields(
+          `SELECT height, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
           { hs: seen.map((r) => Number(r.h)), is: seen.map((r) => r.idx) },
+          3,
         ),
       );
-      const record = new Map(rows.map((r) => [pos(Number(r.h), r.idx), r.record]));
+      const record = new Map(rows.map(([h, idx, text]) => [pos(Number(h), Number(idx)), text!]));
       const found = new Map<string, string>();
       for (const r of seen) {
         const text = record.get(pos(Number(r.h), r.idx));
@@ -86,6 +92,6 @@ export const txByHash = (db: DbShape, t: ReturnType<typeof txHash>) =>
   Effect.gen(function* () {
     const record = yield* lookup(txRows(db).load(txKey(t)));
     if (record === undefined) return undefined;
-    const [tx] = yield* decodeTxRecords([JSON.parse(record)]);
+    const [tx] = yield* decodeTxTexts([record]);
     return tx;
   });

@@ -7,8 +7,8 @@ import { envelope, pageOf, sortOf } from "../http/list.ts";
 import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
-import { proposerMap, withProposer } from "../records/block.ts";
-import { decodeTxRecords } from "../records/decode.ts";
+import { blockText, proposerMap, withProposer } from "../records/block.ts";
+import { decodeTxTexts } from "../records/decode.ts";
 import { blockRows, found, txByHash, txKey } from "../records/point-reads.ts";
 import { txPositionHeights } from "../records/tx-positions.ts";
 
@@ -52,7 +52,7 @@ const blockAt = (h: number) =>
         message: `block ${h} not found (projected up to ${st.height})`,
       });
     const row = yield* found(blockRows(db).load(h), `block ${h}`);
-    return withProposer(row, yield* proposerMap);
+    return blockText(row, yield* proposerMap);
   });
 
 const latestBlock: Handler = () =>
@@ -141,11 +141,12 @@ const txs: Handler = (ctx) =>
         offsetSql = "";
       }
     }
-    const rows = yield* db.query<{ record: string }>(
-      `SELECT record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
+    const rows = yield* db.fields(
+      `SELECT height, record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
       w.params,
+      2,
     );
-    return envelope(yield* decodeTxRecords(rows.map((r) => JSON.parse(r.record))), p);
+    return envelope(yield* decodeTxTexts(rows.map((r) => r[1]!)), p);
   });
 
 const txByHashRoute: Handler = (ctx) =>
