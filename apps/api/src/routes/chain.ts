@@ -7,7 +7,7 @@ import { envelope, pageOf, sortOf } from "../http/list.ts";
 import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
-import { blockText, proposerMap, withProposer } from "../records/block.ts";
+import { blockText, proposerMap } from "../records/block.ts";
 import { decodeTxTexts } from "../records/decode.ts";
 import { blockRows, found, txByHash, txKey } from "../records/point-reads.ts";
 import { txPositionHeights } from "../records/tx-positions.ts";
@@ -34,12 +34,15 @@ const blocks: Handler = (ctx) =>
     const rows =
       b < a
         ? []
-        : yield* db.query<{ record: string; proposer_cons: string }>(
-            `SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height ${sort.desc ? "DESC" : "ASC"}`,
+        : yield* db.fields(
+            `SELECT proposer_cons, record FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height ${sort.desc ? "DESC" : "ASC"}`,
             { a, b },
+            2,
           );
     const proposers = yield* proposerMap;
-    const docs = rows.map((r) => withProposer(r, proposers));
+    const docs = rows.map(([proposer_cons, record]) =>
+      blockText({ proposer_cons: proposer_cons!, record: record! }, proposers),
+    );
     return { docs, hasNext: sort.desc ? a > lo : b < hi, limit: p.limit, page: p.page };
   });
 
