@@ -83,9 +83,10 @@ const targets = (text: string) =>
  */
 export const decodeTxTexts = (texts: readonly string[]) =>
   Effect.gen(function* () {
-    const ifaces = yield* verifiedInterfaces(texts.flatMap(targets));
-    return texts.map((text) => {
-      if (!targets(text).some((a) => ifaces.has(a))) return new JsonText(text);
+    const to = texts.map(targets);
+    const ifaces = yield* verifiedInterfaces(to.flat());
+    return texts.map((text, i) => {
+      if (!to[i]!.some((a) => ifaces.has(a))) return new JsonText(text);
       const r = JSON.parse(text) as TxRecord;
       for (const m of r.body?.messages ?? []) {
         const d = decodeCall(ifaces.get((m.data?.to ?? "").toLowerCase()), m.data?.data);
