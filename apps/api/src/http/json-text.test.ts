@@ -24,6 +24,8 @@ describe("answers that are JSON text already", () => {
     same({ docs: [], hasNext: false }, { docs: [], hasNext: false });
     same(value, value);
     same("plain", "plain");
+    // deeper than jsonOf looks: JSON.stringify still writes the value, not the wrapper
+    same({ data: { docs: [text] } }, { data: { docs: [value] } });
   });
 
   it("give every recorded block exactly the answer made by parsing its record", () => {
