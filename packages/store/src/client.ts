@@ -115,26 +115,40 @@ export const parseStoreUrl = (url: string): StoreTarget => {
 };
 
 /**
- * Rows of a query with parameters (`{name:Type}` placeholders). A server binds them; with chDB
- * they are written into the SQL as literals (see params.ts), so that queries run side by side, and
- * the query goes to a session directly: through @clickhouse/client's connection hook (a stream per
- * result, its JSON parsed row by row) a one-row read cost ~1.1 ms of CPU, ~0.45 ms more than the
- * session's own (measured on `SELECT 1`, 2 cores), and point lookups are a few queries each.
+ * A query's output text in `format`, with parameters (`{name:Type}` placeholders). A server binds
+ * them; with chDB they are written into the SQL as literals (see params.ts), so that queries run
+ * side by side, and the query goes to a session directly: through @clickhouse/client's connection
+ * hook (a stream per result, its JSON parsed row by row) a one-row read cost ~1.1 ms of CPU,
+ * ~0.45 ms more than the session's own (measured on `SELECT 1`, 2 cores), and point lookups are a
+ * few queries each.
  */
+const queryText = async (
+  ch: ClickHouseClient,
+  sql: string,
+  params: Readonly<Record<string, unknown>>,
+  format: "JSONEachRow" | "TabSeparatedRaw",
+): Promise<string> => {
+  const pool = chdbPools.get(ch);
+  if (pool) {
+    const query = inlineParams(sql, params);
+    return (await pool.run((c) => c.chdb.queryAsync(query, { format }))).text();
+  }
+  const rs = await ch.query({
+    query: sql,
+    query_params: params,
+    format,
+    // a server profile may end TSV lines with \r\n; queryFields splits rows on \n alone
+    clickhouse_settings: { output_format_tsv_crlf_end_of_line: 0 },
+  });
+  return rs.text();
+};
+
+/** Rows of a query with parameters, as objects (see queryText). */
 export const queryRows = async <T>(
   ch: ClickHouseClient,
   sql: string,
   params: Readonly<Record<string, unknown>> = {},
-): Promise<T[]> => {
-  const pool = chdbPools.get(ch);
-  if (pool) {
-    const query = inlineParams(sql, params);
-    const out = await pool.run((c) => c.chdb.queryAsync(query, { format: "JSONEachRow" }));
-    return parseJsonEachRow<T>(out.text());
-  }
-  const rs = await ch.query({ query: sql, query_params: params, format: "JSONEachRow" });
-  return rs.json<T>();
-};
+): Promise<T[]> => parseJsonEachRow<T>(await queryText(ch, sql, params, "JSONEachRow"));
 
 /**
  * Rows of a query as their `columns` fields' text, unescaped (TabSeparatedRaw): for columns whose
@@ -153,22 +167,7 @@ export const queryFields = async (
   columns: number,
 ): Promise<string[][]> => {
   if (columns < 2) throw new Error("queryFields reads two columns at least");
-  const pool = chdbPools.get(ch);
-  const text = pool
-    ? (
-        await pool.run((c) =>
-          c.chdb.queryAsync(inlineParams(sql, params), { format: "TabSeparatedRaw" }),
-        )
-      ).text()
-    : await (
-        await ch.query({
-          query: sql,
-          query_params: params,
-          format: "TabSeparatedRaw",
-          // a server profile may end lines with \r\n; the rows are split on \n alone
-          clickhouse_settings: { output_format_tsv_crlf_end_of_line: 0 },
-        })
-      ).text();
+  const text = await queryText(ch, sql, params, "TabSeparatedRaw");
   if (text === "") return [];
   return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").map((line, i) => {
     const fields = line.split("\t");

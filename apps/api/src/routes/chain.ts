@@ -144,6 +144,7 @@ const txs: Handler = (ctx) =>
         offsetSql = "";
       }
     }
+    // height only because a raw read takes two columns (queryFields checks each row's width)
     const rows = yield* db.fields(
       `SELECT height, record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
       w.params,
