@@ -224,7 +224,21 @@ describe("faults during a live run", () => {
     // /ready told the truth: the ingester was not ready while its node was down, and both were
     // ready again at the end.
     const down = ready.filter((r) => r.phase === "node-down" && r.ingester);
-    expect(down.length).toBeGreaterThan(10);
+    // on failure: what the probes got while the node was down, and the ingester's last words
+    const seenDown = ready
+      .filter((r) => r.phase === "node-down")
+      .map((r) => ({
+        at: r.at,
+        ingester: r.ingester?.status ?? "no answer",
+        start: r.start?.status,
+      }));
+    expect(
+      down.length,
+      `${JSON.stringify(seenDown)}\n${output
+        .filter((l) => l.startsWith("[ingester]"))
+        .slice(-40)
+        .join("")}`,
+    ).toBeGreaterThan(10);
     expect(
       down.every((r) => r.ingester.status === 503 && r.ingester.body.checks.node.ok === false),
     ).toBe(true);
