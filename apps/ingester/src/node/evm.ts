@@ -10,6 +10,20 @@ const isRpcError = (e: unknown): boolean => {
   return typeof err?.error?.code === "number" || err?.code === "CALL_EXCEPTION";
 };
 
+/**
+ * Does this error answer of eth_getBlockReceipts say the node's transaction index lacks a
+ * transaction of the block? The index is written after the block is committed (so the head block
+ * can be missing for a moment), and CometBFT's indexer can miss the last block before a node stops.
+ * evmd answers -32000 "failed to get transaction receipt for tx 0x…: tx not found: …".
+ */
+export const isIndexLag = (e: unknown): boolean => {
+  const err = e as { error?: { message?: unknown } };
+  return typeof err?.error?.message === "string" && /\btx not found\b/i.test(err.error.message);
+};
+
+const indexLagHint =
+  "the node's transaction index lacks this block yet; it normally catches up within moments. If this lasts, the node lost index entries (CometBFT's indexer can miss the last block before a node stops): set json-rpc.enable-indexer = true in the node's app.toml (that indexer catches up on start; `evmd index-eth-tx backward` fills the heights before it was enabled) or read another node";
+
 /** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
 export class EvmReader {
   readonly provider: JsonRpcProvider;
@@ -38,8 +52,17 @@ export class EvmReader {
 
   chainId = async () => Number(await this.send<string>("eth_chainId", []));
   block = (h: number) => this.send<JsonObject | null>("eth_getBlockByNumber", [hex(h), true]);
-  receipts = async (h: number) =>
-    (await this.send<JsonObject[] | null>("eth_getBlockReceipts", [hex(h)])) ?? [];
+  /** Receipts of every EVM tx of the block; an index that lags the block is retried, not fatal. */
+  async receipts(h: number): Promise<JsonObject[]> {
+    try {
+      return (await this.send<JsonObject[] | null>("eth_getBlockReceipts", [hex(h)])) ?? [];
+    } catch (e) {
+      if (!isIndexLag(e)) throw e;
+      throw new NodeUnavailableError(
+        `${this.url} eth_getBlockReceipts ${h}: ${indexLagHint} (${(e as { error: { message: string } }).error.message})`,
+      );
+    }
+  }
 
   /** Call traces of every tx of the block; null when the node gives none (debug namespace off). */
   async traces(h: number): Promise<JsonObject[] | null> {

@@ -1,0 +1,69 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isRetryable } from "./errors.ts";
+import { EvmReader } from "./evm.ts";
+
+/**
+ * The EVM reader's receipts against a JSON-RPC server on loopback that answers as evmd v0.3.2
+ * does. The lagging-index answer is built from the node's own format strings
+ * (cosmos/evm v0.3.2 rpc/backend: "failed to get transaction receipt for tx %s: %w" around
+ * "tx not found: hash=%s, error=%s" around "GetTxByEthHash %s: ethereum tx not found", what the
+ * CometBFT indexer's empty search gives); the CI's chaos test saw it from a real node whose
+ * index lagged its blocks, and after a restart lacked one block for good.
+ */
+const txHash = "0x5b0d7b3a0e2c4b8e9f61f1c2d0a3e4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1";
+const answers: Record<number, { result?: unknown; error?: { code: number; message: string } }> = {
+  1: { result: [{ transactionHash: txHash, status: "0x1" }] },
+  2: {
+    error: {
+      code: -32000,
+      message: `failed to get transaction receipt for tx ${txHash}: tx not found: hash=${txHash}, error=GetTxByEthHash ${txHash}: ethereum tx not found`,
+    },
+  },
+  3: { error: { code: -32000, message: "height 3 is not available, lowest height is 10" } },
+  4: { result: null },
+};
+
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => {
+    body += c;
+  });
+  req.on("end", () => {
+    const calls = [JSON.parse(body)].flat() as { id: number; params: [string] }[];
+    const out = calls.map((c) => ({ jsonrpc: "2.0", id: c.id, ...answers[Number(c.params[0])] }));
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(out));
+  });
+});
+let reader: EvmReader;
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  reader = new EvmReader(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 9001);
+});
+afterAll(() => {
+  reader.destroy();
+  server.close();
+});
+
+describe("EvmReader.receipts", () => {
+  it("gives the node's receipts as they are, and none for a null answer", async () => {
+    expect(await reader.receipts(1)).toEqual(answers[1]!.result);
+    expect(await reader.receipts(4)).toEqual([]);
+  });
+
+  it("takes a transaction index behind its blocks for a node not ready (retried), saying what to do if it lasts", async () => {
+    const e = await reader.receipts(2).catch((x: unknown) => x);
+    expect(isRetryable(e)).toBe(true);
+    expect((e as Error).message).toMatch(/eth_getBlockReceipts 2: the node's transaction index/);
+    expect((e as Error).message).toMatch(/json-rpc\.enable-indexer = true/);
+    expect((e as Error).message).toContain(`tx not found: hash=${txHash}`);
+  });
+
+  it("leaves any other error answer final (not retried)", async () => {
+    const e = await reader.receipts(3).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(isRetryable(e)).toBe(false);
+  });
+});
