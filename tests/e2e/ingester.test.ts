@@ -1,4 +1,5 @@
 import { endpoints, nodePorts, referenceChain } from "@explorer/infra";
+import { receiptsFromResults } from "@explorer/ingester";
 import {
   decodeRecord,
   isBlockRecord,
@@ -84,6 +85,16 @@ describe("ingester: clean run", () => {
     // Contracts created by a contract are found through the call traces.
     const factory = scenario.contracts.Factory!.toLowerCase();
     expect(created.filter((c) => c.creator === factory).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("every block's receipts, built from its results as when the node's index lacks them, are the node's", () => {
+    const withEvm = clean.blocks.filter((b) => b.evm.receipts.length > 0);
+    expect(withEvm.length).toBeGreaterThan(10);
+    for (const b of clean.blocks)
+      expect(
+        JSON.stringify(receiptsFromResults(b.comet.blockResults, b.evm.block)),
+        `height ${b.height}`,
+      ).toBe(JSON.stringify(b.evm.receipts));
   });
 
   it("records the non-standard token's own balances, including the silent airdrop", () => {

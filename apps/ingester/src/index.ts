@@ -1,4 +1,5 @@
 export { assembleRawBlock, type Readers } from "./assemble/raw-block.ts";
+export { receiptsFromResults } from "./assemble/receipts.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
 export { ingest, metrics } from "./ingest.ts";

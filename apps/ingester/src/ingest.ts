@@ -26,6 +26,11 @@ export const metrics = {
   rate: Metric.gauge("ingester_blocks_per_second", {
     description: "blocks/s over the last minute",
   }),
+  receiptsBuilt: Metric.counter("ingester_receipts_built_total", {
+    description:
+      "blocks whose receipts were built from their results (the node's index lacked them)",
+    incremental: true,
+  }),
   nodeErrors: Metric.counter("ingester_node_errors_total", {
     description: "failed node calls (retried)",
     incremental: true,
@@ -181,17 +186,23 @@ export const ingest = Effect.gen(function* () {
     Stream.takeWhile((h) => cfg.stopHeight === 0 || h <= cfg.stopHeight),
     Stream.mapEffect(
       (h) =>
-        waitForHeight(h).pipe(
-          Effect.andThen(
-            retryNode(
-              nodeCall(`height ${h}`, () =>
-                assembleRawBlock(node, h, {
-                  readValidators: h === cfg.startHeight || h % 1000 === 0,
-                }),
-              ),
+        Effect.gen(function* () {
+          yield* waitForHeight(h);
+          const notes: string[] = [];
+          const raw = yield* retryNode(
+            nodeCall(`height ${h}`, () =>
+              assembleRawBlock(node, h, {
+                readValidators: h === cfg.startHeight || h % 1000 === 0,
+                onNote: (m) => notes.push(m),
+              }),
             ),
-          ),
-        ),
+          );
+          for (const m of notes) {
+            yield* Metric.update(metrics.receiptsBuilt, 1);
+            yield* Effect.logWarning(m);
+          }
+          return raw;
+        }),
       { concurrency: cfg.concurrency },
     ),
     Stream.runForEach((raw) =>

@@ -10,6 +10,7 @@ import {
 import type { CometReader } from "../node/comet.ts";
 import type { EvmReader } from "../node/evm.ts";
 import type { RestReader } from "../node/rest.ts";
+import { receiptsOf } from "./receipts.ts";
 import { readContracts, readTokenState } from "./token-reads.ts";
 
 export interface Readers {
@@ -46,6 +47,8 @@ const sorted = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> =
 export interface AssembleOptions {
   /** Read the whole validator set at this height even if nothing changed (the first height of a run). */
   readonly readValidators?: boolean;
+  /** Told when the receipts were built from the block's results (the node's index lacked them). */
+  readonly onNote?: (message: string) => void;
 }
 
 /**
@@ -59,14 +62,20 @@ export const assembleRawBlock = async (
   opts: AssembleOptions = {},
 ): Promise<RawBlockV1> => {
   // Phase 1: everything that does not depend on what the block touched, all at once.
+  const resultsP = r.comet.blockResults(h);
+  const evmBlockP = r.evm.block(h);
   const [block, blockResults, validators, txs, evmBlock, receipts, traces, chain] =
     await Promise.all([
       r.comet.block(h),
-      r.comet.blockResults(h),
+      resultsP,
       r.comet.validators(h),
       r.rest.blockTxs(h),
-      r.evm.block(h),
-      r.evm.receipts(h),
+      evmBlockP,
+      receiptsOf(
+        () => r.evm.receipts(h),
+        () => Promise.all([resultsP, evmBlockP] as const),
+        opts.onNote,
+      ),
       r.evm.traces(h),
       r.rest.chainState(h),
     ]);

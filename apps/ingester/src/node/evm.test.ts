@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRetryable } from "./errors.ts";
-import { EvmReader } from "./evm.ts";
+import { EvmReader, IndexLagError } from "./evm.ts";
 
 /**
  * The EVM reader's receipts against a JSON-RPC server on loopback that answers as evmd v0.3.2
@@ -53,17 +53,20 @@ describe("EvmReader.receipts", () => {
     expect(await reader.receipts(4)).toEqual([]);
   });
 
-  it("takes a transaction index behind its blocks for a node not ready (retried), saying what to do if it lasts", async () => {
+  it("says when the node's transaction index lacks the block, as an error of its own, retryable", async () => {
     const e = await reader.receipts(2).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IndexLagError);
     expect(isRetryable(e)).toBe(true);
-    expect((e as Error).message).toMatch(/eth_getBlockReceipts 2: the node's transaction index/);
-    expect((e as Error).message).toMatch(/json-rpc\.enable-indexer = true/);
+    expect((e as Error).message).toMatch(
+      /eth_getBlockReceipts 2: the node's transaction index lacks this block/,
+    );
     expect((e as Error).message).toContain(`tx not found: hash=${txHash}`);
   });
 
   it("leaves any other error answer final (not retried)", async () => {
     const e = await reader.receipts(3).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
+    expect(e).not.toBeInstanceOf(IndexLagError);
     expect(isRetryable(e)).toBe(false);
   });
 });

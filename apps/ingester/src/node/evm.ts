@@ -16,13 +16,13 @@ const isRpcError = (e: unknown): boolean => {
  * can be missing for a moment), and CometBFT's indexer can miss the last block before a node stops.
  * evmd answers -32000 "failed to get transaction receipt for tx 0x…: tx not found: …".
  */
-export const isIndexLag = (e: unknown): boolean => {
+const isIndexLag = (e: unknown): boolean => {
   const err = e as { error?: { message?: unknown } };
   return typeof err?.error?.message === "string" && /\btx not found\b/i.test(err.error.message);
 };
 
-const indexLagHint =
-  "the node's transaction index lacks this block yet; it normally catches up within moments. If this lasts, the node lost index entries (CometBFT's indexer can miss the last block before a node stops): set json-rpc.enable-indexer = true in the node's app.toml (that indexer catches up on start; `evmd index-eth-tx backward` fills the heights before it was enabled) or read another node";
+/** The node's transaction index lacks a transaction of the block (see isIndexLag). Retryable. */
+export class IndexLagError extends NodeUnavailableError {}
 
 /** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
 export class EvmReader {
@@ -52,14 +52,14 @@ export class EvmReader {
 
   chainId = async () => Number(await this.send<string>("eth_chainId", []));
   block = (h: number) => this.send<JsonObject | null>("eth_getBlockByNumber", [hex(h), true]);
-  /** Receipts of every EVM tx of the block; an index that lags the block is retried, not fatal. */
+  /** Receipts of every EVM tx of the block; IndexLagError when the node's index lacks one. */
   async receipts(h: number): Promise<JsonObject[]> {
     try {
       return (await this.send<JsonObject[] | null>("eth_getBlockReceipts", [hex(h)])) ?? [];
     } catch (e) {
       if (!isIndexLag(e)) throw e;
-      throw new NodeUnavailableError(
-        `${this.url} eth_getBlockReceipts ${h}: ${indexLagHint} (${(e as { error: { message: string } }).error.message})`,
+      throw new IndexLagError(
+        `${this.url} eth_getBlockReceipts ${h}: the node's transaction index lacks this block (${(e as { error: { message: string } }).error.message})`,
       );
     }
   }
