@@ -23,6 +23,38 @@ describe("receiptsFromResults", () => {
     }
   });
 
+  it("answers logs as the node does when their events are odd: short hex padded, unparsable ones none", () => {
+    const b = blocks.find((x) => x.evm.receipts.some((r) => (r.logs as unknown[]).length > 0))!;
+    const withLogs = (edit: (log: Record<string, unknown>) => string): JsonObject => {
+      const copy = structuredClone(b.comet.blockResults);
+      for (const r of copy.txs_results as JsonObject[])
+        for (const e of r.events as JsonObject[])
+          for (const a of e.attributes as JsonObject[])
+            if (a.key === "txLog") a.value = edit(JSON.parse(a.value as string));
+      return copy;
+    };
+    const short = receiptsFromResults(
+      withLogs((l) => JSON.stringify({ ...l, address: "0xAB" })),
+      b.evm.block,
+    );
+    const logs = short.flatMap((r) => r.logs as JsonObject[]);
+    expect(logs.length).toBeGreaterThan(0);
+    for (const l of logs) expect(l.address).toBe(`0x${"0".repeat(38)}ab`);
+    const broken = receiptsFromResults(
+      withLogs(() => "{not json"),
+      b.evm.block,
+    );
+    for (const r of broken) {
+      expect(r.logs).toEqual([]);
+      expect(r.logsBloom).toBe(`0x${"0".repeat(512)}`);
+    }
+  });
+
+  it("refuses block results with EVM transactions but no EVM block", () => {
+    const b = blocks.find((x) => x.evm.receipts.length > 0)!;
+    expect(() => receiptsFromResults(b.comet.blockResults, null)).toThrow(/no EVM block/);
+  });
+
   it("refuses a transaction whose events it cannot find, rather than guess", () => {
     const b = blocks.find((x) => x.evm.receipts.length > 0)!;
     const results: JsonObject = { ...b.comet.blockResults, txs_results: [] };

@@ -48,8 +48,10 @@ export const receiptsFromResults = (
   evmBlock: JsonObject | null,
 ): JsonObject[] => {
   const txs = list(evmBlock?.transactions);
-  if (txs.length === 0) return [];
   const results = list(blockResults.txs_results);
+  if (evmBlock === null && results.some((r) => list(r.events).some(isEthereumTx)))
+    throw new Error("the block has EVM transactions, but no EVM block came with it");
+  if (txs.length === 0) return [];
   const baseFee = evmBlock?.baseFeePerGas;
   const gasLimits = new Map(
     txs.map((t) => [text(t.hash).toLowerCase(), BigInt(text(t.gas) || "0")]),
@@ -107,7 +109,7 @@ interface ParsedTx {
 const locate = (results: JsonObject[], gasLimits: ReadonlyMap<string, bigint>) => {
   const where = new Map<string, { txIndex: number; msgIndex: number; parsed: ParsedTx[] }>();
   results.forEach((result, txIndex) => {
-    const events = list(result.events).filter((e) => e.type === "ethereum_tx");
+    const events = list(result.events).filter(isEthereumTx);
     if (events.length === 0) return;
     const parsed: ParsedTx[] = [];
     const full = list(events[0]!.attributes).length > 2;
@@ -127,7 +129,8 @@ const locate = (results: JsonObject[], gasLimits: ReadonlyMap<string, bigint>) =
         p.gasUsed = gasLimits.get(p.hash) ?? p.gasUsed;
       }
     parsed.forEach((p, msgIndex) => {
-      where.set(p.hash, { txIndex, msgIndex, parsed });
+      // The node's search takes the oldest transaction holding a hash.
+      if (!where.has(p.hash)) where.set(p.hash, { txIndex, msgIndex, parsed });
     });
   });
   return where;
@@ -145,27 +148,45 @@ const parseAttributes = (attrs: JsonObject[]): ParsedTx => {
   return tx;
 };
 
-/** The logs of the msgIndex-th EVM message: its `tx_log` event's `txLog` attributes, as geth writes logs. */
+/**
+ * The logs of the msgIndex-th EVM message: its `tx_log` event's `txLog` attributes, as geth writes
+ * logs (addresses and hashes padded or cut to their length, as go-ethereum's HexToAddress and
+ * HexToHash do). Logs that do not parse give none, as the node answers then.
+ */
 const logsOf = (events: JsonObject[], msgIndex: number): JsonObject[] => {
   const event = events.filter((e) => e.type === "tx_log")[msgIndex];
   if (!event) return [];
-  return list(event.attributes)
-    .filter((a) => a.key === "txLog")
-    .map((a) => {
-      const l = JSON.parse(text(a.value)) as JsonObject;
-      return {
-        address: text(l.address).toLowerCase(),
-        topics: (l.topics as Json[] | null | undefined)?.map((t) => text(t).toLowerCase()) ?? [],
-        data: `0x${Buffer.from(text(l.data), "base64").toString("hex")}`,
-        blockNumber: qty(BigInt(Number(l.blockNumber ?? 0))),
-        transactionHash: text(l.transactionHash).toLowerCase(),
-        transactionIndex: qty(BigInt(Number(l.transactionIndex ?? 0))),
-        blockHash: text(l.blockHash).toLowerCase(),
-        logIndex: qty(BigInt(Number(l.logIndex ?? 0))),
-        removed: l.removed === true,
-      };
-    });
+  try {
+    return list(event.attributes)
+      .filter((a) => a.key === "txLog")
+      .map((a) => {
+        const l = JSON.parse(text(a.value)) as JsonObject;
+        return {
+          address: fixedHex(l.address, 20),
+          topics: (l.topics as Json[] | null | undefined)?.map((t) => fixedHex(t, 32)) ?? [],
+          data: `0x${Buffer.from(text(l.data), "base64").toString("hex")}`,
+          blockNumber: qty(BigInt(Number(l.blockNumber ?? 0))),
+          transactionHash: fixedHex(l.transactionHash, 32),
+          transactionIndex: qty(BigInt(Number(l.transactionIndex ?? 0))),
+          blockHash: fixedHex(l.blockHash, 32),
+          logIndex: qty(BigInt(Number(l.logIndex ?? 0))),
+          removed: l.removed === true,
+        };
+      });
+  } catch {
+    return [];
+  }
 };
+
+/** Lowercase hex of exactly `bytes` bytes: left-padded with zeros or cut to its last bytes. */
+const fixedHex = (v: Json | undefined, bytes: number): string =>
+  `0x${text(v)
+    .replace(/^0x/i, "")
+    .toLowerCase()
+    .padStart(bytes * 2, "0")
+    .slice(-bytes * 2)}`;
+
+const isEthereumTx = (e: JsonObject) => e.type === "ethereum_tx";
 
 /** A dynamic-fee transaction pays min(tip + base fee, fee cap); any other its gas price. */
 const effectiveGasPrice = (tx: JsonObject, baseFee: Json | undefined): bigint => {
