@@ -126,7 +126,10 @@ export const run = async (): Promise<Figure[]> => {
   const figures: Figure[] = [];
   const bareRps: number[] = [];
   const clients = { concurrency: CONCURRENCY, seconds: SECONDS };
+  // BENCH_API_ONLY: the endpoints whose name holds this text, the others left out.
+  const only = process.env.BENCH_API_ONLY;
   for (const [name, paths, kind] of endpoints) {
+    if (only && !name.includes(only)) continue;
     const b = await load({ url: `http://127.0.0.1:${barePort}/`, ...clients });
     bareRps.push(b.rps);
     const r = await load({ url: paths.map((path) => `${base}${path}`), ...clients });

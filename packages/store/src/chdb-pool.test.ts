@@ -33,6 +33,19 @@ describe("chDB sessions", () => {
     expect(counts.map(([r]) => Number(r?.c))).toEqual([2, 2, 2, 2]);
   });
 
+  it("each format results in the query's own thread (no threads started per query)", async () => {
+    // Four at once, so that each goes to a different session.
+    const rows = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        queryRows<{ p: boolean }>(
+          ch,
+          "SELECT getSetting('output_format_parallel_formatting') AS p, sleepEachRow(0.2) FROM numbers(1)",
+        ),
+      ),
+    );
+    expect(rows.map(([r]) => r?.p)).toEqual([false, false, false, false]);
+  });
+
   it("are 4, or one per core where there are more", () => {
     expect([1, 2, 4, 8, 64].map(poolSize)).toEqual([4, 4, 4, 8, 16]);
   });
