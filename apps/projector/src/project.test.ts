@@ -111,6 +111,22 @@ describe("projector", () => {
     expect(got).toHaveLength(want.size);
   });
 
+  it("keeps every transaction's record in tx_records under its position, one entry each after replays", async () => {
+    const txs = await rows<{ height: string; idx: number; record: string }>(
+      "SELECT height, idx, record FROM p_1.txs FINAL",
+    );
+    const got = await rows<{ key: string; record: string }>(
+      "SELECT key, record FROM p_1.tx_records",
+    );
+    expect(got).toHaveLength(txs.length);
+    // Keys sort as positions do: (height, idx) zero-padded to 12 and 7 digits.
+    const key = (t: { height: string; idx: number }) =>
+      `${String(t.height).padStart(12, "0")}${String(t.idx).padStart(7, "0")}`;
+    expect(new Map(got.map((r) => [r.key, r.record]))).toEqual(
+      new Map(txs.map((t) => [key(t), t.record])),
+    );
+  });
+
   it("indexes every event log by contract, sender, tx, block and topic0", async () => {
     const logs = await rows<{
       block_number: string;

@@ -48,6 +48,7 @@ describe("Lru", () => {
     l.get("a");
     l.set("c", 3);
     expect([l.get("a"), l.get("b"), l.get("c")]).toEqual([1, undefined, 3]);
+    expect(l.hits).toBe(3); // the first read of "a", then "a" and "c"
   });
   it("forgets entries beyond the total weight", () => {
     const l = new Lru<string, string>(100, 10);

@@ -24,6 +24,8 @@ export class Lru<K, V> {
   private total = 0;
   private newest?: Entry<K, V>;
   private oldest?: Entry<K, V>;
+  /** Reads that found their key, since the map was made. */
+  hits = 0;
 
   constructor(
     readonly maxEntries: number,
@@ -43,6 +45,7 @@ export class Lru<K, V> {
   get(key: K): V | undefined {
     const e = this.map.get(key);
     if (e === undefined) return undefined;
+    this.hits++;
     if (e !== this.newest) {
       this.unlink(e);
       this.append(e);

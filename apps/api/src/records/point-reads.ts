@@ -37,38 +37,28 @@ export const blockRows = perOwner(
 export const txKey = (t: ReturnType<typeof txHash>) =>
   t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
 
+/** A transaction's key in `tx_records` (sql/011_tx_records.sql), from its `height` and `idx`. */
+const POSITION = "concat(leftPad(toString(height), 12, '0'), leftPad(toString(idx), 7, '0'))";
+
 /**
  * Transaction records by hash key (txKey), projected ones only, looked up together: the keys'
- * positions in `tx_hash` first, then those rows of `txs` (two point reads, cheaper than a join).
+ * places in `tx_hash`, then their records in `tx_records`, one seek each in the key-value tables,
+ * in one query (the direct join looks each place up in `tx_records`).
  */
 export const txRows = perOwner(
   (db: DbShape) =>
     new Batcher<string, string>(async (keys) => {
       const st = await Effect.runPromise(db.state);
-      const at = await Effect.runPromise(
-        db.query<{ key: string; h: string; idx: number }>(
-          "SELECT key, toString(height) AS h, idx FROM {db}.tx_hash WHERE key IN {keys:Array(String)}",
-          { keys },
-        ),
-      );
-      const seen = at.filter((r) => Number(r.h) <= st.height);
-      if (seen.length === 0) return new Map();
-      // (height, idx) as one number: idx < 2^20 per block, heights < 2^33 stay exact
-      const pos = (height: number, idx: number) => height * 1_048_576 + idx;
       const rows = await Effect.runPromise(
         db.fields(
-          `SELECT height, idx, record FROM {db}.txs WHERE (height, idx) IN arrayZip({hs:Array(UInt64)}, {is:Array(UInt32)}) ${onePer("height, idx")}`,
-          { hs: seen.map((r) => Number(r.h)), is: seen.map((r) => r.idx) },
+          `SELECT h.key, h.height, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h INNER JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct'`,
+          { keys },
           3,
         ),
       );
-      const record = new Map(rows.map(([h, idx, text]) => [pos(Number(h), Number(idx)), text!]));
-      const found = new Map<string, string>();
-      for (const r of seen) {
-        const text = record.get(pos(Number(r.h), r.idx));
-        if (text !== undefined) found.set(r.key, text);
-      }
-      return found;
+      return new Map(
+        rows.filter(([, h]) => Number(h) <= st.height).map(([key, , record]) => [key!, record!]),
+      );
     }),
 );
 
