@@ -4,6 +4,7 @@ import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
 import { BadRequest, NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
+import { inLookup } from "../http/lookup-page.ts";
 import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
@@ -105,15 +106,21 @@ const txs: Handler = (ctx) =>
         });
       keys.push({ index: "tx_lookup", keys: [`m:${mt.startsWith("/") ? mt : `/${mt}`}`] });
     }
-    for (const k of keys)
-      w.and(
-        (b) =>
-          `(height, idx) IN (SELECT height, idx FROM {db}.${k.index} WHERE key IN ${b("Array(String)", k.keys)})`,
-      );
     const evm = bool(q, "existsEVM");
     if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
+    // One index and no other filter: the page is cut from the index (lookup-page.ts).
+    const cut = keys.length === 1 && [evm, exact, from, to].every((f) => f === undefined);
+    for (const k of keys)
+      w.and(
+        inLookup({
+          columns: ["height", "idx"],
+          table: `{db}.${k.index}`,
+          keys: k.keys,
+          page: cut ? { height: "height", upTo: st.height, desc: sort.desc, at: p } : undefined,
+        }),
+      );
     const dir = sort.desc ? "DESC" : "ASC";
-    let offsetSql = `OFFSET ${p.offset}`;
+    let offsetSql = cut ? "" : `OFFSET ${p.offset}`;
     // No filter: seek straight to the page through the blocks' running tx counts. The blocks that
     // hold the page's rows (positions pos down to pos - limit) bound the heights read, so a deep
     // page costs what the first one does. (No FINAL there: a replayed block has the same counts.)

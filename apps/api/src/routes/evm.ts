@@ -4,6 +4,7 @@ import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
 import { BadRequest, NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
+import { inLookup } from "../http/lookup-page.ts";
 import {
   accountForms,
   bool,
@@ -53,14 +54,22 @@ const eventLogs: Handler = (ctx) =>
     if (tx !== undefined) keys.push(`x:${evmHash(tx, "transactionHash")}`);
     const bh = str(q, "blockHash");
     if (bh !== undefined) keys.push(`b:${evmHash(bh, "blockHash")}`);
-    for (const k of keys)
-      w.and(
-        (b) =>
-          `(block_number, log_index) IN (SELECT block_number, log_index FROM {db}.log_lookup WHERE key = ${b("String", k)})`,
-      );
     const bn = str(q, "blockNumber");
     if (bn !== undefined) w.eq("block_number", "UInt64", height(bn, "blockNumber"));
-    w.eq("tx_log_index", "UInt32", int(q, "transactionIndex"));
+    const ti = int(q, "transactionIndex");
+    w.eq("tx_log_index", "UInt32", ti);
+    // One key and no other filter: the page is cut from the index (lookup-page.ts).
+    const cut = keys.length === 1 && bn === undefined && ti === undefined;
+    const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
+    for (const k of keys)
+      w.and(
+        inLookup({
+          columns: ["block_number", "log_index"],
+          table: "{db}.log_lookup",
+          keys: [k],
+          page: cut ? page : undefined,
+        }),
+      );
     const dir = sort.desc ? "DESC" : "ASC";
     const rows = yield* db.query<{
       block_hash: string;
@@ -74,7 +83,7 @@ const eventLogs: Handler = (ctx) =>
       data: string;
       time: string;
     }>(
-      `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
       w.params,
     );
     const ifaces = yield* verifiedInterfaces(rows.map((r) => r.contract));
@@ -185,11 +194,6 @@ const transfers =
           throw new BadRequest({ message: "tokenId must be a decimal integer" });
         w.in("t.token_id", "String", ids);
       }
-      for (const k of keys)
-        w.and(
-          (b) =>
-            `(t.block_number, t.log_index, t.sub) IN (SELECT block_number, log_index, sub FROM {db}.transfer_lookup WHERE key IN ${b("Array(String)", k)})`,
-        );
       const bn = str(q, "blockNumber");
       if (bn !== undefined) w.eq("t.block_number", "UInt64", height(bn, "blockNumber"));
       const type = oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType;
@@ -198,11 +202,27 @@ const transfers =
       if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
       const name = str(q, "tokenName");
       if (name !== undefined) w.and((b) => `lower(c.name) = lower(${b("String", name)})`);
+      // One key and no other filter: the page is cut from the index (lookup-page.ts).
+      const cut =
+        keys.length === 1 &&
+        ids.length === 0 &&
+        [bn, type, sym, name].every((f) => f === undefined);
+      const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
+      for (const k of keys)
+        w.and(
+          inLookup({
+            columns: ["block_number", "log_index", "sub"],
+            outer: ["t.block_number", "t.log_index", "t.sub"],
+            table: "{db}.transfer_lookup",
+            keys: k,
+            page: cut ? page : undefined,
+          }),
+        );
       const dir = sort.desc ? "DESC" : "ASC";
       const rows = yield* db.query<Parameters<typeof transferRecord>[0]>(
         `SELECT t.*, toString(t.value) AS value, c.name AS name, c.symbol AS symbol, c.decimals AS decimals
        FROM {db}.token_transfers AS t FINAL LEFT JOIN (SELECT address, name, symbol, decimals FROM {db}.contracts FINAL) AS c ON c.address = t.contract
-       ${w.sql} ORDER BY t.block_number ${dir}, t.log_index ${dir}, t.sub ${dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+       ${w.sql} ORDER BY t.block_number ${dir}, t.log_index ${dir}, t.sub ${dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
         w.params,
       );
       return envelope(rows.map(transferRecord), p);
