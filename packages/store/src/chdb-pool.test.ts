@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { poolSize } from "./chdb-pool.ts";
+import { ChdbPool, poolSize } from "./chdb-pool.ts";
 import { insertRowBinary, openClickHouse, queryRows, readTableColumns } from "./client.ts";
 import { encodeRowBinary } from "./row-binary.ts";
 
@@ -48,5 +48,36 @@ describe("chDB sessions", () => {
 
   it("are 4, or one per core where there are more", () => {
     expect([1, 2, 4, 8, 64].map(poolSize)).toEqual([4, 4, 4, 8, 16]);
+  });
+});
+
+describe("closing a chDB pool", () => {
+  /** A stand-in session: only `close` is called by the pool itself. */
+  const session = (closed: string[], name: string) =>
+    ({ close: async () => void closed.push(name) }) as unknown as ConstructorParameters<
+      typeof ChdbPool
+    >[0][number];
+
+  it("waits for the queries running, then closes every session; later queries are refused", async () => {
+    const closed: string[] = [];
+    const pool = new ChdbPool([session(closed, "a"), session(closed, "b")]);
+    let finish: (v: string) => void = () => {};
+    const running = pool.run(() => new Promise<string>((r) => (finish = r)));
+    const closing = pool.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toEqual([]); // the query is still running
+    finish("done");
+    await closing;
+    expect(await running).toBe("done");
+    expect(closed).toEqual(["a", "b"]);
+    await expect(pool.run(async () => 1)).rejects.toThrow(/closing/);
+  });
+
+  it("closes anyway once the wait is over", async () => {
+    const closed: string[] = [];
+    const pool = new ChdbPool([session(closed, "a")]);
+    void pool.run(() => new Promise(() => {})); // never ends
+    await pool.close(100);
+    expect(closed).toEqual(["a"]);
   });
 });
