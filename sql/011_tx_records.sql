@@ -11,7 +11,8 @@
 -- Its disk: about 1.6 KB per transaction (RocksDB's compression), beside ~0.9 KB in `txs`.
 --
 -- Filled by ClickHouse from each insert into `txs`, like `tx_hash`; an existing set is filled from
--- `txs` once (about 30 s per million transactions). A key holds one value: a replay writes the same
+-- `txs` once (about 30 s per million transactions; with FINAL, so that unmerged copies of a row
+-- cannot leave another record than `/txs` reads). A key holds one value: a replay writes the same
 -- value again and nothing doubles, so running this again changes nothing.
 
 CREATE TABLE IF NOT EXISTS {db}.tx_records
@@ -28,5 +29,5 @@ FROM {db}.txs;
 
 INSERT INTO {db}.tx_records
 SELECT concat(leftPad(toString(height), 12, '0'), leftPad(toString(idx), 7, '0')) AS key, record
-FROM {db}.txs
+FROM {db}.txs FINAL
 ORDER BY height, idx;

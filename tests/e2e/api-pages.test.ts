@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +36,8 @@ const options = {
 let close: () => Promise<void>;
 const bases: Record<"once" | "twice", string> = { once: "", twice: "" };
 const duplicated: Record<string, number> = {};
+/** Rows of a query on the once-projected set (`{db}`), read from the tables with FINAL. */
+let count: (sql: string) => Promise<number>;
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "api-pages-"));
@@ -57,6 +59,10 @@ beforeAll(async () => {
     });
     duplicated[t] = Number((await rs.json<{ n: string }>())[0]?.n);
   }
+  count = async (sql) => {
+    const rs = await ch.query({ query: sql.replaceAll("{db}", once.db), format: "JSONEachRow" });
+    return Number((await rs.json<{ n: string }>())[0]?.n);
+  };
   const servers: { server: Server; dispose: () => Promise<void> }[] = [];
   for (const name of ["once", "twice"] as const) {
     const { app, runtime } = buildApi(ch, name, settings);
@@ -71,6 +77,7 @@ beforeAll(async () => {
     }
     await ch.close();
     await log.close();
+    rmSync(dir, { recursive: true, force: true });
   };
 }, 300_000);
 
@@ -95,44 +102,45 @@ describe("pages cut from an index", () => {
       expect(duplicated[t], t).toBeGreaterThan(0);
   });
 
-  const lists: [string, string, (d: any) => string][] = [
-    [`/txs?address=${alice.bech32}`, "-height", (d) => d.txhash],
-    [`/txs?address=${alice.bech32}`, "height", (d) => d.txhash],
+  const evm = alice.evm.toLowerCase();
+  const token = scenario.contracts.TestToken!.toLowerCase();
+  const txs = `/txs?address=${alice.bech32}`;
+  const transfers = `/token-transfers?address=${evm}`;
+  const logs = `/event-logs?contractAddress=${token}`;
+  // Each list, a sort, a record's identity, and its rows counted in the table itself (FINAL).
+  const lists: [string, string, (d: any) => string, string][] = [];
+  for (const [path, field, id, sql] of [
     [
-      `/token-transfers?address=${alice.evm.toLowerCase()}`,
-      "-blockNumber",
-      (d) => d.uniqueHash ?? JSON.stringify(d),
+      txs,
+      "height",
+      (d: any) => d.txhash,
+      `SELECT count() AS n FROM {db}.txs FINAL WHERE has(addresses, '${evm}')`,
     ],
     [
-      `/token-transfers?address=${alice.evm.toLowerCase()}`,
+      transfers,
       "blockNumber",
-      (d) => d.uniqueHash ?? JSON.stringify(d),
+      (d: any) => d.uniqueHash,
+      `SELECT count() AS n FROM {db}.token_transfers FINAL WHERE from_address = '${evm}' OR to_address = '${evm}'`,
     ],
     [
-      `/event-logs?contractAddress=${scenario.contracts.TestToken!.toLowerCase()}`,
-      "-blockNumber",
-      (d) => `${d.transactionHash}/${d.logIndex}`,
-    ],
-    [
-      `/event-logs?contractAddress=${scenario.contracts.TestToken!.toLowerCase()}`,
+      logs,
       "blockNumber",
-      (d) => `${d.transactionHash}/${d.logIndex}`,
+      (d: any) => `${d.transactionHash}/${d.logIndex}`,
+      `SELECT count() AS n FROM {db}.event_logs FINAL WHERE contract = '${token}'`,
     ],
-  ];
+  ] as const)
+    for (const sort of [`-${field}`, field]) lists.push([path, sort, id, sql]);
+
   it.each(lists)(
-    "%s sorted %s: the same pages after a replay, each record once",
-    async (path, sort, id) => {
+    "%s sorted %s: the same pages after a replay, each record once, all of them",
+    async (path, sort, id, sql) => {
       const once = await walk(bases.once, `${path}&sort=${sort}`, 2);
       const twice = await walk(bases.twice, `${path}&sort=${sort}`, 2);
       expect(twice).toEqual(once);
       const docs = once.flatMap((p) => p.docs);
       expect(docs.length).toBeGreaterThan(2);
       expect(new Set(docs.map(id)).size).toBe(docs.length);
-      // One page of them all (the first, with no offset) holds the same records in the same order.
-      const all = (await (await fetch(`${bases.twice}${path}&sort=${sort}&limit=100`)).json()) as {
-        docs: unknown[];
-      };
-      expect(all.docs).toEqual(docs);
+      expect(docs.length).toBe(await count(sql));
     },
   );
 });
