@@ -101,10 +101,12 @@ export const run = async (): Promise<Figure[]> => {
       `SELECT txhash FROM ${db}.txs WHERE cityHash64(height, idx) % 4 = 0 ORDER BY cityHash64(txhash) LIMIT 200000`,
     )
   ).map((r) => r.txhash);
-  // Every block once, shuffled (7919 is prime to the block count), then again in the same order:
-  // 14,286 answers of ~8.7 KB, more than the cache's 64 MiB, so each comes round again after it
-  // was let go (the note says how many were not: 0%).
-  const heights = Array.from({ length: blocks }, (_, i) => 1 + ((i * 7919) % blocks));
+  /** 1..n, each once, shuffled (a stride of 7919, a prime: every n it does not divide). */
+  const shuffled = (n: number) => Array.from({ length: n }, (_, i) => 1 + ((i * 7919) % n));
+  // Every block once, shuffled, then again in the same order: 14,286 answers of ~8.7 KB, more
+  // than the cache's 64 MiB, so each comes round again after it was let go (the note says how
+  // many were not: 0%).
+  const heights = shuffled(blocks);
   const alice = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
   const token = scenario.contracts.TestToken!.toLowerCase();
   const deepPages = Array.from({ length: 2000 }, (_, i) => 4000 + ((i * 613) % 2000));
@@ -112,13 +114,11 @@ export const run = async (): Promise<Figure[]> => {
   // keeps before each comes round again (the note says how many it answered).
   const count = async (sql: string) => Number((await spread<{ n: string }>(sql))[0]?.n ?? 0);
   const everyPage = (path: string, rows: number) =>
-    [10, 11, 12].flatMap((limit) => {
-      const pages = Math.max(1, Math.ceil(rows / limit));
-      return Array.from(
-        { length: pages },
-        (_, i) => `${path}&limit=${limit}&page=${1 + ((i * 7919) % pages)}`,
-      );
-    });
+    [10, 11, 12].flatMap((limit) =>
+      shuffled(Math.max(1, Math.ceil(rows / limit))).map(
+        (page) => `${path}&limit=${limit}&page=${page}`,
+      ),
+    );
   const transferPages = everyPage(
     `/token-transfers?address=${alice}`,
     await count(
