@@ -43,7 +43,10 @@ const POSITION = "concat(leftPad(toString(height), 12, '0'), leftPad(toString(id
 /**
  * Transaction records by hash key (txKey), projected ones only, looked up together: the keys'
  * places in `tx_hash`, then their records in `tx_records`, one seek each in the key-value tables,
- * in one query (the direct join looks each place up in `tx_records`).
+ * in one query (the direct join looks each place up in `tx_records`). A place without a record
+ * there is read from `txs` (a second query, only then): an insert into `txs` that ran while
+ * migration 011 filled `tx_records` on a live table set can leave one, and the transaction is
+ * still there.
  */
 export const txRows = perOwner(
   (db: DbShape) =>
@@ -51,16 +54,34 @@ export const txRows = perOwner(
       const st = await Effect.runPromise(db.state);
       const rows = await Effect.runPromise(
         db.fields(
-          `SELECT h.key, h.height, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h INNER JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct'`,
+          `SELECT h.key, h.height, h.idx, r.record FROM (SELECT key, height, idx, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct'`,
           { keys },
-          3,
+          4,
         ),
       );
-      return new Map(
-        rows.filter(([, h]) => Number(h) <= st.height).map(([key, , record]) => [key!, record!]),
-      );
+      const projected = rows.filter(([, h]) => Number(h) <= st.height);
+      const missing = projected.filter(([, , , record]) => record === "");
+      const records = missing.length > 0 ? await txsAt(db, missing) : new Map<string, string>();
+      const found = new Map<string, string>();
+      for (const [key, h, idx, record] of projected) {
+        const r = record || records.get(`${h}/${idx}`);
+        if (r) found.set(key!, r);
+      }
+      return found;
     }),
 );
+
+/** Records of transactions read from `txs` by (height, idx), keyed `height/idx`. */
+const txsAt = async (db: DbShape, at: string[][]) => {
+  const rows = await Effect.runPromise(
+    db.fields(
+      `SELECT height, idx, record FROM {db}.txs WHERE height IN {hs:Array(UInt64)} AND idx IN {is:Array(UInt32)} ${onePer("height, idx")}`,
+      { hs: at.map(([, h]) => h), is: at.map(([, , i]) => i) },
+      3,
+    ),
+  );
+  return new Map(rows.map(([h, idx, record]) => [`${h}/${idx}`, record!]));
+};
 
 /** A batched lookup's value (undefined when the store has none); a failed read is the store's fault. */
 export const lookup = <V>(value: Promise<V | undefined>) =>
