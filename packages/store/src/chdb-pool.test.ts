@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ChdbPool, poolSize } from "./chdb-pool.ts";
+import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
 import { insertRowBinary, openClickHouse, queryRows, readTableColumns } from "./client.ts";
 import { encodeRowBinary } from "./row-binary.ts";
 
@@ -79,5 +79,37 @@ describe("closing a chDB pool", () => {
     void pool.run(() => new Promise(() => {})); // never ends
     await pool.close(100);
     expect(closed).toEqual(["a"]);
+  });
+});
+
+describe("opening chDB sessions", () => {
+  /** Stand-in sessions that record what was SET on them and whether they were closed; SET fails on session `failAt`. */
+  const opener = (log: string[], failAt = -1) => {
+    let n = 0;
+    return () => {
+      const i = n++;
+      return {
+        chdb: {
+          queryAsync: async (sql: string) => {
+            if (i === failAt) throw new Error(`session ${i} refused ${sql}`);
+            log.push(`${i}: ${sql}`);
+          },
+        },
+        close: async () => void log.push(`${i}: closed`),
+      } as unknown as ConstructorParameters<typeof ChdbPool>[0][number];
+    };
+  };
+
+  it("sets the settings on every session", async () => {
+    const log: string[] = [];
+    const sessions = await openSessions(2, opener(log), { a: 1, b: "x" });
+    expect(sessions).toHaveLength(2);
+    expect(log).toEqual(["0: SET a = 1", "0: SET b = x", "1: SET a = 1", "1: SET b = x"]);
+  });
+
+  it("closes the sessions already opened when one fails, then fails", async () => {
+    const log: string[] = [];
+    await expect(openSessions(4, opener(log, 2), { a: 1 })).rejects.toThrow(/session 2 refused/);
+    expect(log).toEqual(["0: SET a = 1", "1: SET a = 1", "0: closed", "1: closed", "2: closed"]);
   });
 });

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, createClient } from "@clickhouse/client";
-import { ChdbPool, poolSize } from "./chdb-pool.ts";
+import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
 import { openSpool, type Spool } from "./spool.ts";
@@ -41,13 +41,11 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
-  const sessions = Array.from({ length: poolSize() }, () =>
-    createChdbConnection({ path: target.path }),
+  const sessions = await openSessions(
+    poolSize(),
+    () => createChdbConnection({ path: target.path }),
+    QUERY_SETTINGS,
   );
-  // A chDB session keeps what SET sets, for every later query on it.
-  for (const s of sessions)
-    for (const [name, value] of Object.entries(QUERY_SETTINGS))
-      await s.chdb.queryAsync(`SET ${name} = ${value}`);
   const pool = new ChdbPool(sessions);
   const client = createClient({ connection: pool.connection as never });
   chdbPools.set(client, pool);
