@@ -84,10 +84,11 @@ describe("closing a chDB pool", () => {
 
 describe("opening chDB sessions", () => {
   /** Stand-in sessions that record what was SET on them and whether they were closed; SET fails on session `failAt`. */
-  const opener = (log: string[], failAt = -1) => {
+  const opener = (log: string[], failAt = -1, openFailsAt = -1) => {
     let n = 0;
     return () => {
       const i = n++;
+      if (i === openFailsAt) throw new Error(`session ${i} cannot open`);
       return {
         chdb: {
           queryAsync: async (sql: string) => {
@@ -111,5 +112,11 @@ describe("opening chDB sessions", () => {
     const log: string[] = [];
     await expect(openSessions(4, opener(log, 2), { a: 1 })).rejects.toThrow(/session 2 refused/);
     expect(log).toEqual(["0: SET a = 1", "1: SET a = 1", "0: closed", "1: closed", "2: closed"]);
+  });
+
+  it("closes the sessions already opened when opening another fails, then fails", async () => {
+    const log: string[] = [];
+    await expect(openSessions(4, opener(log, -1, 2), { a: 1 })).rejects.toThrow(/cannot open/);
+    expect(log).toEqual(["0: SET a = 1", "1: SET a = 1", "0: closed", "1: closed"]);
   });
 });

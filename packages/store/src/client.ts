@@ -41,6 +41,8 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
+  // The spool first: once the sessions are open, nothing left here can fail and leave them open.
+  const spool = openSpool(target.path);
   const sessions = await openSessions(
     poolSize(),
     () => createChdbConnection({ path: target.path }),
@@ -49,7 +51,7 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const pool = new ChdbPool(sessions);
   const client = createClient({ connection: pool.connection as never });
   chdbPools.set(client, pool);
-  spools.set(client, openSpool(target.path));
+  spools.set(client, spool);
   return client;
 };
 

@@ -52,35 +52,44 @@ export const txRows = perOwner(
   (db: DbShape) =>
     new Batcher<string, string>(async (keys) => {
       const st = await Effect.runPromise(db.state);
+      // join_use_nulls = 0 whatever a server profile says: a place without a record reads as ''.
       const rows = await Effect.runPromise(
         db.fields(
-          `SELECT h.key, h.height, h.idx, r.record FROM (SELECT key, height, idx, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct'`,
+          `SELECT h.key, h.height, h.at, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct', join_use_nulls = 0`,
           { keys },
           4,
         ),
       );
       const projected = rows.filter(([, h]) => Number(h) <= st.height);
-      const missing = projected.filter(([, , , record]) => record === "");
+      const missing = projected.filter(([, , , record]) => record === "").map(([, , at]) => at!);
       const records = missing.length > 0 ? await txsAt(db, missing) : new Map<string, string>();
       const found = new Map<string, string>();
-      for (const [key, h, idx, record] of projected) {
-        const r = record || records.get(`${h}/${idx}`);
+      for (const [key, , at, record] of projected) {
+        const r = record || records.get(at!);
         if (r) found.set(key!, r);
       }
       return found;
     }),
 );
 
-/** Records of transactions read from `txs` by (height, idx), keyed `height/idx`. */
-const txsAt = async (db: DbShape, at: string[][]) => {
+/**
+ * Records of transactions read from `txs` by position (`tx_records`' key), keyed by it: with FINAL,
+ * as migration 011 filled `tx_records`, so that both give the record `/txs` reads. The heights and
+ * indexes narrow the read through the primary key; the positions keep only the pairs asked for.
+ */
+const txsAt = async (db: DbShape, ats: string[]) => {
   const rows = await Effect.runPromise(
     db.fields(
-      `SELECT height, idx, record FROM {db}.txs WHERE height IN {hs:Array(UInt64)} AND idx IN {is:Array(UInt32)} ${onePer("height, idx")}`,
-      { hs: at.map(([, h]) => h), is: at.map(([, , i]) => i) },
-      3,
+      `SELECT ${POSITION} AS at, record FROM {db}.txs FINAL WHERE height IN {hs:Array(UInt64)} AND idx IN {is:Array(UInt32)} AND at IN {ats:Array(String)} SETTINGS max_threads = 1`,
+      {
+        hs: [...new Set(ats.map((at) => Number(at.slice(0, 12))))],
+        is: [...new Set(ats.map((at) => Number(at.slice(12))))],
+        ats,
+      },
+      2,
     ),
   );
-  return new Map(rows.map(([h, idx, record]) => [`${h}/${idx}`, record!]));
+  return new Map(rows.map(([at, record]) => [at!, record!]));
 };
 
 /** A batched lookup's value (undefined when the store has none); a failed read is the store's fault. */
