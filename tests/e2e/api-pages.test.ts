@@ -1,15 +1,8 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { buildApi } from "@explorer/api";
 import { keyFromMnemonic } from "@explorer/chain";
 import { testAccounts } from "@explorer/infra";
-import { projectLog } from "@explorer/projector";
-import { EmbeddedLog } from "@explorer/raw-log";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { ensureCurrentSet } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { listenLocal } from "../lib/net.ts";
+import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
  * Lists filtered through an index (`/txs?address=`, `/token-transfers?address=`,
@@ -20,38 +13,22 @@ import { listenLocal } from "../lib/net.ts";
  */
 const scenario = inject("scenario");
 const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos");
-const settings = {
-  prefix: "cosmos",
-  nativeCoins: new Map([["test", "atest"]]),
-  rateLimitPerMinute: 1e9,
-  apiKeys: new Map(),
-};
-const options = {
-  prefix: "cosmos",
-  nativeDenoms: ["atest"],
-  batchBlocks: 50,
-  batchIdleMs: 50,
-  follow: false,
-};
-let close: () => Promise<void>;
+let store: ScenarioStore;
 const bases: Record<"once" | "twice", string> = { once: "", twice: "" };
 const duplicated: Record<string, number> = {};
 /** Rows of a query on the once-projected set (`{db}`), read from the tables with FINAL. */
 let count: (sql: string) => Promise<number>;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "api-pages-"));
-  mkdirSync(join(dir, "log"));
-  copyFileSync(join(inject("logDir"), "log.dat"), join(dir, "log", "log.dat"));
-  const log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  store = await scenarioStore("api-pages", inject("logDir"));
+  const { ch } = store;
   const once = await ensureCurrentSet(ch, "once");
-  await projectLog(ch, once.db, log, options);
+  await store.project(once.db);
   const twice = await ensureCurrentSet(ch, "twice");
-  await projectLog(ch, twice.db, log, options);
+  await store.project(twice.db);
   const lookups = ["tx_lookup", "log_lookup", "transfer_lookup"];
   for (const t of lookups) await ch.command({ query: `SYSTEM STOP MERGES ${twice.db}.${t}` });
-  await projectLog(ch, twice.db, log, { ...options, fromStart: true });
+  await store.project(twice.db, { fromStart: true });
   for (const t of lookups) {
     const rs = await ch.query({
       query: `SELECT (SELECT count() FROM ${twice.db}.${t}) - (SELECT count() FROM ${twice.db}.${t} FINAL) AS n`,
@@ -63,25 +40,10 @@ beforeAll(async () => {
     const rs = await ch.query({ query: sql.replaceAll("{db}", once.db), format: "JSONEachRow" });
     return Number((await rs.json<{ n: string }>())[0]?.n);
   };
-  const servers: { server: Server; dispose: () => Promise<void> }[] = [];
-  for (const name of ["once", "twice"] as const) {
-    const { app, runtime } = buildApi(ch, name, settings);
-    const { server, port } = await listenLocal(app);
-    bases[name] = `http://127.0.0.1:${port}/api/1.0`;
-    servers.push({ server, dispose: () => runtime.dispose() });
-  }
-  close = async () => {
-    for (const s of servers) {
-      await new Promise((r) => s.server.close(r));
-      await s.dispose();
-    }
-    await ch.close();
-    await log.close();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  for (const name of ["once", "twice"] as const) bases[name] = await store.api(name);
 }, 300_000);
 
-afterAll(async () => close?.());
+afterAll(async () => store?.close());
 
 /** Every page of a list at `limit` a page, until hasNext is false. */
 const walk = async (base: string, path: string, limit: number) => {

@@ -1,14 +1,6 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { ClickHouseClient } from "@clickhouse/client";
-import { buildApi } from "@explorer/api";
-import { projectLog } from "@explorer/projector";
-import { EmbeddedLog } from "@explorer/raw-log";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { ensureCurrentSet } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { listenLocal } from "../lib/net.ts";
+import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
  * `/txs/{hash}` reads a transaction's place in `tx_hash`, then its record in `tx_records`
@@ -17,56 +9,19 @@ import { listenLocal } from "../lib/net.ts";
  * the record from `txs`. Over the scenario's log, projected once: every transaction answers the
  * same by either of its hashes with every third record deleted from `tx_records` as without.
  */
-const settings = {
-  prefix: "cosmos",
-  nativeCoins: new Map([["test", "atest"]]),
-  rateLimitPerMinute: 1e9,
-  apiKeys: new Map(),
-};
-let ch: ClickHouseClient;
+let store: ScenarioStore;
 let db: string;
-let dir: string;
-let log: EmbeddedLog;
-const servers: { server: Server; dispose: () => Promise<void> }[] = [];
-
-/** An API on the table set with an answer cache of its own. */
-const api = async () => {
-  const { app, runtime } = buildApi(ch, "set", settings);
-  const { server, port } = await listenLocal(app);
-  servers.push({ server, dispose: () => runtime.dispose() });
-  return `http://127.0.0.1:${port}/api/1.0`;
-};
 
 const rows = async <T>(query: string) =>
-  (await ch.query({ query: query.replaceAll("{db}", db), format: "JSONEachRow" })).json<T>();
+  (await store.ch.query({ query: query.replaceAll("{db}", db), format: "JSONEachRow" })).json<T>();
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "api-tx-records-"));
-  mkdirSync(join(dir, "log"));
-  copyFileSync(join(inject("logDir"), "log.dat"), join(dir, "log", "log.dat"));
-  log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  ({ db } = await ensureCurrentSet(ch, "set"));
-  await projectLog(ch, db, log, {
-    prefix: "cosmos",
-    nativeDenoms: ["atest"],
-    batchBlocks: 50,
-    batchIdleMs: 50,
-    follow: false,
-  });
+  store = await scenarioStore("api-tx-records", inject("logDir"));
+  ({ db } = await ensureCurrentSet(store.ch, "set"));
+  await store.project(db);
 }, 300_000);
 
-afterAll(async () => {
-  // Each step whatever the others did: nothing left open or on disk.
-  await Promise.allSettled(
-    servers.map(async (s) => {
-      await new Promise((r) => s.server.close(r));
-      await s.dispose();
-    }),
-  );
-  await Promise.allSettled([ch?.close(), log?.close()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => store?.close());
 
 describe("transactions by hash", () => {
   it("answer from txs where tx_records lacks their record", async () => {
@@ -80,7 +35,7 @@ describe("transactions by hash", () => {
           return [r.status, await r.text()] as const;
         }),
       );
-    const before = await answers(await api());
+    const before = await answers(await store.api("set"));
     expect(before.every(([status]) => status === 200)).toBe(true);
 
     const records = async () =>
@@ -89,11 +44,11 @@ describe("transactions by hash", () => {
     const gone = (await rows<{ key: string }>("SELECT key FROM {db}.tx_records ORDER BY key"))
       .map((r) => r.key)
       .filter((_, i) => i % 3 === 0);
-    await ch.command({
+    await store.ch.command({
       query: `DELETE FROM ${db}.tx_records WHERE key IN (${gone.map((k) => `'${k}'`).join(",")})`,
     });
     expect(await records()).toBe(all - gone.length);
 
-    expect(await answers(await api())).toEqual(before);
+    expect(await answers(await store.api("set"))).toEqual(before);
   });
 });
