@@ -25,14 +25,42 @@ const answers: Record<number, { result?: unknown; error?: { code: number; messag
   4: { result: null },
 };
 
+/**
+ * eth_call answers by call data: a balance; a revert (code 3, as go-ethereum and evmd answer it);
+ * the node not having committed the height yet, in the Cosmos SDK's words (baseapp's query
+ * context) as evmd passes them on from its gRPC query.
+ */
+const callAnswers: Record<string, { result?: unknown; error?: unknown }> = {
+  "0x01": { result: `0x${"0".repeat(63)}7` },
+  "0x02": { error: { code: 3, message: "execution reverted", data: "0x" } },
+  "0x03": {
+    error: {
+      code: -32000,
+      message:
+        "rpc error: code = Unknown desc = cannot query with height in the future; please provide a valid height: invalid height",
+    },
+  },
+  "0x04": { result: "0x" },
+};
+
 const server = createServer((req, res) => {
   let body = "";
   req.on("data", (c) => {
     body += c;
   });
   req.on("end", () => {
-    const calls = [JSON.parse(body)].flat() as { id: number; params: [string] }[];
-    const out = calls.map((c) => ({ jsonrpc: "2.0", id: c.id, ...answers[Number(c.params[0])] }));
+    const calls = [JSON.parse(body)].flat() as {
+      id: number;
+      method: string;
+      params: [string | { data: string }];
+    }[];
+    const out = calls.map((c) => ({
+      jsonrpc: "2.0",
+      id: c.id,
+      ...(c.method === "eth_call"
+        ? callAnswers[(c.params[0] as { data: string }).data]
+        : answers[Number(c.params[0])]),
+    }));
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify(out));
   });
@@ -68,5 +96,21 @@ describe("EvmReader.receipts", () => {
     expect(e).toBeInstanceOf(Error);
     expect(e).not.toBeInstanceOf(IndexLagError);
     expect(isRetryable(e)).toBe(false);
+  });
+});
+
+describe("EvmReader.call", () => {
+  const to = "0x0000000000000000000000000000000000000001";
+
+  it("gives the node's answer; null for a revert or an empty answer", async () => {
+    expect(await reader.call(to, "0x01", 5)).toBe(callAnswers["0x01"]!.result);
+    expect(await reader.call(to, "0x02", 5)).toBeNull();
+    expect(await reader.call(to, "0x04", 5)).toBeNull();
+  });
+
+  it("says when the node has not committed the height yet, as a retryable error, not as null", async () => {
+    const e = await reader.call(to, "0x03", 5).catch((x: unknown) => x);
+    expect(isRetryable(e)).toBe(true);
+    expect((e as Error).message).toMatch(/eth_call at 5: .*cannot query with height in the future/);
   });
 });

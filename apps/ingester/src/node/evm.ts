@@ -1,6 +1,6 @@
 import type { JsonObject } from "@explorer/raw-block";
 import { FetchRequest, JsonRpcProvider } from "ethers";
-import { NodeUnavailableError } from "./errors.ts";
+import { heightNotCommitted, NodeUnavailableError } from "./errors.ts";
 
 const hex = (h: number) => `0x${h.toString(16)}`;
 
@@ -79,13 +79,22 @@ export class EvmReader {
 
   code = (address: string, h: number) => this.send<string>("eth_getCode", [address, hex(h)]);
 
-  /** eth_call at height h; null when the call reverts or the node refuses it. */
+  /**
+   * eth_call at height h; null when the call reverts or the node refuses it. The node saying it
+   * has not committed h yet is not a refusal (see heightNotCommitted): retryable, else a token's
+   * balance or owner read at that moment would be left out of the block for good.
+   */
   async call(to: string, data: string, h: number): Promise<string | null> {
     try {
       const r = await this.send<string>("eth_call", [{ to, data }, hex(h)]);
       return r === "0x" ? null : r;
     } catch (e) {
       if (e instanceof NodeUnavailableError) throw e;
+      // ethers gives an eth_call's error answer as a CALL_EXCEPTION, the node's error in `info`.
+      const err = e as { error?: { message?: unknown }; info?: { error?: { message?: unknown } } };
+      const message = String(err.info?.error?.message ?? err.error?.message ?? "");
+      if (heightNotCommitted(message))
+        throw new NodeUnavailableError(`${this.url} eth_call at ${h}: ${message}`);
       return null;
     }
   }

@@ -1,6 +1,9 @@
-import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
+import { heightNotCommitted, NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
-/** GET a JSON document; 5xx and network failures are retryable, 4xx are answers. */
+/**
+ * GET a JSON document; 5xx, 429, network failures and a height the node has not committed yet
+ * (heightNotCommitted) are retryable, other 4xx are answers.
+ */
 export const getJson = async <T>(
   url: string,
   headers: Record<string, string> = {},
@@ -13,7 +16,7 @@ export const getJson = async <T>(
     throw new NodeUnavailableError(`GET ${url}: ${(e as Error).message}`);
   }
   const text = await r.text();
-  if (r.status >= 500 || r.status === 429)
+  if (r.status >= 500 || r.status === 429 || (!r.ok && heightNotCommitted(text)))
     throw new NodeUnavailableError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
   if (!r.ok) throw new NodeAnswerError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
   try {
