@@ -23,6 +23,14 @@ const answers: Record<number, { result?: unknown; error?: { code: number; messag
   },
   3: { error: { code: -32000, message: "height 3 is not available, lowest height is 10" } },
   4: { result: null },
+  5: {
+    error: {
+      code: -32000,
+      message:
+        "rpc error: code = Unknown desc = cannot query with height in the future; please provide a valid height: invalid height",
+    },
+  },
+  6: { error: { code: -32601, message: "the method debug_traceBlockByNumber does not exist" } },
 };
 
 /**
@@ -112,5 +120,14 @@ describe("EvmReader.call", () => {
     const e = await reader.call(to, "0x03", 5).catch((x: unknown) => x);
     expect(isRetryable(e)).toBe(true);
     expect((e as Error).message).toMatch(/eth_call at 5: .*cannot query with height in the future/);
+  });
+});
+
+describe("EvmReader.traces", () => {
+  it("null when the node gives none; retryable when it has not committed the height yet", async () => {
+    expect(await reader.traces(6)).toBeNull();
+    const e = await reader.traces(5).catch((x: unknown) => x);
+    expect(isRetryable(e)).toBe(true);
+    expect((e as Error).message).toMatch(/debug_traceBlockByNumber 5: .*height in the future/);
   });
 });

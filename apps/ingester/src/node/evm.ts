@@ -4,10 +4,24 @@ import { heightNotCommitted, NodeUnavailableError } from "./errors.ts";
 
 const hex = (h: number) => `0x${h.toString(16)}`;
 
+/**
+ * The node's JSON-RPC error object in an ethers error, if the node answered with one. ethers keeps
+ * it in `error`, or in `info.error` where it turns the answer into an error of its own: a
+ * CALL_EXCEPTION for any eth_call error, UNSUPPORTED_OPERATION for "the method … does not exist".
+ */
+const rpcErrorOf = (e: unknown): { code?: unknown; message?: unknown } | undefined => {
+  const err = e as { error?: object; info?: { error?: object } };
+  return err?.info?.error ?? err?.error;
+};
+
 /** Did the node answer with a JSON-RPC error (an answer), rather than fail to answer? */
-const isRpcError = (e: unknown): boolean => {
-  const err = e as { error?: { code?: number }; code?: string };
-  return typeof err?.error?.code === "number" || err?.code === "CALL_EXCEPTION";
+const isRpcError = (e: unknown): boolean =>
+  typeof rpcErrorOf(e)?.code === "number" || (e as { code?: string })?.code === "CALL_EXCEPTION";
+
+/** The node's error message, or "". */
+const rpcMessage = (e: unknown): string => {
+  const m = rpcErrorOf(e)?.message;
+  return typeof m === "string" ? m : "";
 };
 
 /**
@@ -16,13 +30,16 @@ const isRpcError = (e: unknown): boolean => {
  * can be missing for a moment), and CometBFT's indexer can miss the last block before a node stops.
  * evmd answers -32000 "failed to get transaction receipt for tx 0x…: tx not found: …".
  */
-const isIndexLag = (e: unknown): boolean => {
-  const err = e as { error?: { message?: unknown } };
-  return typeof err?.error?.message === "string" && /\btx not found\b/i.test(err.error.message);
-};
+const isIndexLag = (e: unknown): boolean => /\btx not found\b/i.test(rpcMessage(e));
 
 /** The node's transaction index lacks a transaction of the block (see isIndexLag). Retryable. */
 export class IndexLagError extends NodeUnavailableError {}
+
+/** Throws a retryable error when the node's error answer says it has not committed the height yet. */
+const notCommitted = (e: unknown, what: string, url: string): void => {
+  const message = rpcMessage(e);
+  if (heightNotCommitted(message)) throw new NodeUnavailableError(`${url} ${what}: ${message}`);
+};
 
 /** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
 export class EvmReader {
@@ -59,12 +76,15 @@ export class EvmReader {
     } catch (e) {
       if (!isIndexLag(e)) throw e;
       throw new IndexLagError(
-        `${this.url} eth_getBlockReceipts ${h}: the node's transaction index lacks this block (${(e as { error: { message: string } }).error.message})`,
+        `${this.url} eth_getBlockReceipts ${h}: the node's transaction index lacks this block (${rpcMessage(e)})`,
       );
     }
   }
 
-  /** Call traces of every tx of the block; null when the node gives none (debug namespace off). */
+  /**
+   * Call traces of every tx of the block; null when the node gives none (debug namespace off),
+   * retryable when it has not committed h yet (see heightNotCommitted).
+   */
   async traces(h: number): Promise<JsonObject[] | null> {
     try {
       return await this.send<JsonObject[]>("debug_traceBlockByNumber", [
@@ -73,6 +93,7 @@ export class EvmReader {
       ]);
     } catch (e) {
       if (e instanceof NodeUnavailableError) throw e;
+      notCommitted(e, `debug_traceBlockByNumber ${h}`, this.url);
       return null;
     }
   }
@@ -90,11 +111,7 @@ export class EvmReader {
       return r === "0x" ? null : r;
     } catch (e) {
       if (e instanceof NodeUnavailableError) throw e;
-      // ethers gives an eth_call's error answer as a CALL_EXCEPTION, the node's error in `info`.
-      const err = e as { error?: { message?: unknown }; info?: { error?: { message?: unknown } } };
-      const message = String(err.info?.error?.message ?? err.error?.message ?? "");
-      if (heightNotCommitted(message))
-        throw new NodeUnavailableError(`${this.url} eth_call at ${h}: ${message}`);
+      notCommitted(e, `eth_call at ${h}`, this.url);
       return null;
     }
   }
