@@ -152,6 +152,21 @@ describe("accounts and validators", () => {
     }
   });
 
+  it("stat: the node's community pool at the projected height, as integer Coins", async () => {
+    const { body } = await get("/stat");
+    const h = (await get("/blocks/latest")).body.height;
+    const node = (await (
+      await fetch(`${e.rest}/cosmos/distribution/v1beta1/community_pool`, {
+        headers: { "x-cosmos-block-height": String(h) },
+      })
+    ).json()) as { pool: { denom: string; amount: string }[] };
+    expect(node.pool.length).toBeGreaterThan(0);
+    expect(body.communityPool).toEqual(
+      node.pool.map((c) => ({ denom: c.denom, amount: c.amount.split(".")[0] })),
+    );
+    for (const c of body.communityPool) expect(c.amount).toMatch(/^\d+$/);
+  });
+
   it("the rich list is ordered by the coin, any case of its symbol", async () => {
     const { body } = await get("/addresses/rich-list/TEST?limit=5");
     const amounts = body.docs.map((a: any) => BigInt(a.holdCoins.atest));
@@ -160,6 +175,15 @@ describe("accounts and validators", () => {
       body.docs.length,
     );
     expect((await get("/addresses/rich-list/doge")).status).toBe(400);
+    // Ascending: the smallest holders first, none of them at zero.
+    const up = (await get("/addresses/rich-list/TEST?limit=5&sort=balance")).body.docs.map(
+      (a: any) => BigInt(a.holdCoins.atest),
+    );
+    expect(up.length).toBeGreaterThan(1);
+    expect([...up].sort((x, y) => (x > y ? 1 : x < y ? -1 : 0))).toEqual(up);
+    expect(up[0]! > 0n).toBe(true);
+    expect(up[0]! <= amounts.at(-1)!).toBe(true);
+    expect((await get("/addresses/rich-list/TEST?sort=-bogus")).status).toBe(400);
   });
 
   it("validators: both, with signed and missed blocks; filters by status, jailed and address", async () => {
@@ -202,6 +226,15 @@ describe("tokens", () => {
     expect(new Set(b.map((t: any) => t.tokenType))).toEqual(
       new Set(["CFC-20", "CFC-721", "ERC-1155"]),
     );
+    // The record's own names for the creation order sort as blockNumber does.
+    const order = (sort: string) =>
+      get(`/tokens?limit=100&sort=${sort}`).then((r) =>
+        r.body.docs.map((t: any) => t.contractAddress),
+      );
+    const byBlock = await order("blockNumber");
+    expect(byBlock).toEqual(b.map((t: any) => t.contractAddress).reverse());
+    expect(await order("blockNumberCreate")).toEqual(byBlock);
+    expect(await order("-timestamp")).toEqual([...byBlock].reverse());
     const addr = scenario.contracts.TestToken!.toLowerCase();
     for (const path of [`/tokens/${addr}`, `/tokens-erc20/${addr}`]) {
       const t = (await get(path)).body;
@@ -276,10 +309,27 @@ describe("every other filter, checked against the node", () => {
         q,
       ).toContain(first.transactionHash);
     }
-    const inTx = (
-      await get(`/event-logs?transactionHash=${first.transactionHash}&transactionIndex=0`)
-    ).body.docs;
-    expect(inTx.every((l: any) => l.transactionHash === first.transactionHash)).toBe(true);
+    // transactionIndex, as a filter and in the record, is the log's place in its transaction
+    // (the SPEC's "log index in the transaction"): checked on a transaction with several logs.
+    const all = await provider.getLogs({ fromBlock: 1, toBlock: scenario.toHeight });
+    const many = all.find(
+      (l) => all.filter((x) => x.transactionHash === l.transactionHash).length > 1,
+    )!;
+    const receiptLogs = (await provider.getTransactionReceipt(many.transactionHash))!.logs;
+    const ofTx = (await get(`/event-logs?transactionHash=${many.transactionHash}&sort=logIndex`))
+      .body.docs;
+    expect(ofTx.map((l: any) => [l.logIndex, l.transactionIndex])).toEqual(
+      receiptLogs.map((l, i) => [l.index, i]),
+    );
+    for (const [i, l] of receiptLogs.entries()) {
+      const one = (
+        await get(`/event-logs?transactionHash=${many.transactionHash}&transactionIndex=${i}`)
+      ).body.docs;
+      expect(one.map((x: any) => [x.logIndex, x.transactionIndex])).toEqual([[l.index, i]]);
+    }
+    const second = (await get("/event-logs?transactionIndex=1&limit=100")).body.docs;
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.every((l: any) => l.transactionIndex === 1)).toBe(true);
   });
 
   it("contracts: by address, creator, creating tx, block, token type", async () => {
@@ -365,6 +415,12 @@ describe("every other filter, checked against the node", () => {
       BigInt(v.validator.tokens),
     );
     expect(asc).toEqual([...desc].reverse());
+    // Accounts by the record's `mx` (an alias of `address`), both ways.
+    const mx = (await get("/addresses?sort=mx&limit=100")).body.docs.map((a: any) => a.mx);
+    expect(mx).toEqual([...mx].sort());
+    expect(
+      (await get("/addresses?sort=-address&limit=100")).body.docs.map((a: any) => a.mx),
+    ).toEqual([...mx].reverse());
   });
 });
 

@@ -12,8 +12,10 @@ export interface Page {
   readonly offset: number;
 }
 
-export interface Sort<F extends string> {
-  readonly field: F;
+export interface Sort<T extends Readonly<Record<string, string>>> {
+  readonly field: keyof T & string;
+  /** What the field sorts by (its entry in the list's table of sorts). */
+  readonly by: T[keyof T];
   readonly desc: boolean;
 }
 
@@ -36,16 +38,20 @@ export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page => {
   return { page, limit, offset };
 };
 
-/** `sort`: a field of the list, `-` before it for descending. */
-export const sortOf = <F extends string>(q: Query, fields: readonly F[], def: Sort<F>): Sort<F> => {
-  const s = str(q, "sort");
-  if (!s) return def;
+/** `sort`: a field of the list (`fields`: name → what it sorts by), `-` before it for descending. */
+export const sortOf = <T extends Readonly<Record<string, string>>>(
+  q: Query,
+  fields: T,
+  def: `${"" | "-"}${keyof T & string}`,
+): Sort<T> => {
+  const s = str(q, "sort") || def;
   const desc = s.startsWith("-");
   const name = desc ? s.slice(1) : s;
-  const field = fields.find((f) => f === name);
-  if (!field)
-    throw new BadRequest({ message: `cannot sort by ${name}; sortable: ${fields.join(", ")}` });
-  return { field, desc };
+  if (!Object.hasOwn(fields, name))
+    throw new BadRequest({
+      message: `cannot sort by ${name}; sortable: ${Object.keys(fields).join(", ")}`,
+    });
+  return { field: name, by: fields[name] as T[keyof T], desc };
 };
 
 /** The envelope from limit+1 fetched rows (the extra one tells whether a next page exists). */

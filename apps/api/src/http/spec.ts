@@ -184,9 +184,10 @@ export const validateRequest = (
     check(LIST_PARAMS[0]!, query.page, prefix);
     check(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
-    if (sort !== undefined && spec.sort && !spec.sort.includes(sort.replace(/^-/, ""))) {
+    const names = spec.sort ?? [];
+    if (sort !== undefined && !names.includes(sort.replace(/^-/, ""))) {
       throw new BadRequest({
-        message: `cannot sort by ${sort.replace(/^-/, "")}; sortable: ${spec.sort.join(", ")}`,
+        message: `cannot sort by ${sort.replace(/^-/, "")}; ${names.length ? `sortable: ${names.join(", ")}` : "this list has one order"}`,
       });
     }
   }

@@ -18,6 +18,7 @@ import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
 import { validatorRecords } from "../records/validator.ts";
+import { SORTS } from "./sorts.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 const ADDRESS_COLUMNS =
@@ -29,10 +30,7 @@ const addresses: Handler = (ctx) =>
     const { prefix } = yield* Settings;
     const q = ctx.query as Query;
     const p = pageOf(q);
-    const sort = sortOf(q, ["blockNumber", "address"] as const, {
-      field: "blockNumber",
-      desc: true,
-    });
+    const sort = sortOf(q, SORTS.addresses, "-blockNumber");
     const w = new Where();
     const wanted = [
       ...(str(q, "address") ? [str(q, "address")!] : []),
@@ -49,9 +47,8 @@ const addresses: Handler = (ctx) =>
     }
     const bn = str(q, "blockNumber");
     if (bn !== undefined) w.eq("height", "UInt64", height(bn, "blockNumber"));
-    const col = sort.field === "blockNumber" ? "height" : "address";
     const rows = yield* db.query<AddressRow>(
-      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
     const vals = yield* validatorAccounts;
@@ -88,9 +85,12 @@ const richList: Handler = (ctx) =>
       throw new BadRequest({
         message: `type must be one of ${[...nativeCoins.keys()].join(", ")}`,
       });
-    const p = pageOf(ctx.query as Query);
+    const q = ctx.query as Query;
+    const p = pageOf(q);
+    const sort = sortOf(q, SORTS.richList, "-balance");
+    const dir = sort.desc ? "DESC" : "ASC";
     const rows = yield* db.query<AddressRow>(
-      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address IN (SELECT address FROM {db}.address_balances FINAL WHERE denom = {d:String} AND amount > 0 ORDER BY amount DESC, address LIMIT ${p.limit + 1} OFFSET ${p.offset}) `,
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address IN (SELECT address FROM {db}.address_balances FINAL WHERE denom = {d:String} AND amount > 0 ORDER BY ${sort.by} ${dir}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}) `,
       { d: denom },
     );
     const amount = (r: AddressRow) =>
@@ -98,8 +98,13 @@ const richList: Handler = (ctx) =>
         (JSON.parse(r.coins) as { denom: string; amount: string }[]).find((c) => c.denom === denom)
           ?.amount ?? "0",
       );
+    const order = sort.desc ? -1 : 1;
     rows.sort((a, b) =>
-      amount(b) > amount(a) ? 1 : amount(b) < amount(a) ? -1 : a.address < b.address ? -1 : 1,
+      amount(a) !== amount(b)
+        ? (amount(a) < amount(b) ? -1 : 1) * order
+        : a.address < b.address
+          ? -1
+          : 1,
     );
     const vals = yield* validatorAccounts;
     return envelope(
@@ -113,11 +118,7 @@ const validators: Handler = (ctx) =>
     const { prefix } = yield* Settings;
     const q = ctx.query as Query;
     const p = pageOf(q);
-    const sort = sortOf(
-      q,
-      ["tokens", "operator_address", "signedBlocks", "unsignedBlocks"] as const,
-      { field: "tokens", desc: true },
-    );
+    const sort = sortOf(q, SORTS.validators, "-tokens");
     const w = new Where();
     const jailed = bool(q, "validatorJailed");
     if (jailed !== undefined) w.eq("jailed", "UInt8", jailed ? 1 : 0);
@@ -141,11 +142,11 @@ const validators: Handler = (ctx) =>
     if (wanted.length) w.in("operator_address", "String", wanted);
     const all = yield* validatorRecords(w);
     const key = (v: (typeof all)[number]) =>
-      sort.field === "tokens"
+      sort.by === "tokens"
         ? BigInt(v.validator.tokens)
-        : sort.field === "operator_address"
+        : sort.by === "operator_address"
           ? v.validator.operator_address
-          : BigInt(v[sort.field]);
+          : BigInt(v[sort.by]);
     all.sort((a, b) => {
       const [x, y] = [key(a), key(b)];
       const c = x < y ? -1 : x > y ? 1 : 0;

@@ -12,6 +12,7 @@ import { blockText, proposerMap } from "../records/block.ts";
 import { decodeTxTexts } from "../records/decode.ts";
 import { blockRows, found, txByHash, txKey } from "../records/point-reads.ts";
 import { txPositionHeights } from "../records/tx-positions.ts";
+import { SORTS } from "./sorts.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -21,12 +22,16 @@ const blocks: Handler = (ctx) =>
     const db = yield* Db;
     const q = ctx.query as Query;
     const p = pageOf(q, Number.MAX_SAFE_INTEGER);
-    const sort = sortOf(q, ["height"] as const, { field: "height", desc: true });
+    const sort = sortOf(q, SORTS.blocks, "-height");
     const st = yield* db.state;
     const exact = str(q, "height");
     let lo = int(q, "from_height", { min: 1 }) ?? 1;
     let hi = Math.min(int(q, "to_height", { min: 1 }) ?? st.height, st.height);
-    if (exact !== undefined) lo = hi = Math.min(height(exact), st.height + 1);
+    // A height not projected yet is an empty page (lo > hi), whatever the table holds mid-batch.
+    if (exact !== undefined) {
+      lo = height(exact);
+      hi = Math.min(lo, st.height);
+    }
     // Heights are contiguous, so page p is a height range.
     const from = sort.desc ? hi - p.offset - p.limit + 1 : lo + p.offset;
     const to = sort.desc ? hi - p.offset : lo + p.offset + p.limit - 1;
@@ -66,8 +71,6 @@ const latestBlock: Handler = () =>
     return yield* blockAt(st.height);
   });
 
-const TX_SORT = ["height"] as const;
-
 /** Transactions: newest first by default; filters intersect. */
 const txs: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -75,7 +78,7 @@ const txs: Handler = (ctx) =>
     const { prefix } = yield* Settings;
     const q = ctx.query as Query;
     const p = pageOf(q, Number.MAX_SAFE_INTEGER);
-    const sort = sortOf(q, TX_SORT, { field: "height", desc: true });
+    const sort = sortOf(q, SORTS.txs, "-height");
     const st = yield* db.state;
     const w = new Where().and((b) => `height <= ${b("UInt64", st.height)}`);
     const exact = str(q, "height");

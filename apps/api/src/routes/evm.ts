@@ -31,6 +31,7 @@ import {
   tokenRecord,
   transferRecord,
 } from "../records/evm.ts";
+import { SORTS } from "./sorts.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -39,10 +40,7 @@ const eventLogs: Handler = (ctx) =>
     const db = yield* Db;
     const q = ctx.query as Query;
     const p = pageOf(q);
-    const sort = sortOf(q, ["blockNumber", "logIndex"] as const, {
-      field: "blockNumber",
-      desc: true,
-    });
+    const sort = sortOf(q, SORTS.eventLogs, "-blockNumber");
     const st = yield* db.state;
     const w = new Where().and((b) => `block_number <= ${b("UInt64", st.height)}`);
     const keys: string[] = [];
@@ -77,7 +75,7 @@ const eventLogs: Handler = (ctx) =>
       contract: string;
       origin: string;
       tx_hash: string;
-      tx_index: number;
+      tx_log_index: number;
       log_index: number;
       topics: string[];
       data: string;
@@ -94,7 +92,7 @@ const eventLogs: Handler = (ctx) =>
         contractAddress: r.contract,
         originAddress: r.origin,
         transactionHash: r.tx_hash,
-        transactionIndex: Number(r.tx_index),
+        transactionIndex: Number(r.tx_log_index),
         logIndex: Number(r.log_index),
         topics: r.topics,
         data: r.data,
@@ -112,10 +110,7 @@ const contractsList =
       const db = yield* Db;
       const q = ctx.query as Query;
       const p = pageOf(q);
-      const sort = sortOf(q, ["blockNumber", "holderCount", "transferCount", "name"] as const, {
-        field: "blockNumber",
-        desc: true,
-      });
+      const sort = sortOf(q, SORTS.contracts, "-blockNumber");
       const w = new Where();
       const type = oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType;
       if (type) w.eq("c.token_type", "String", type);
@@ -136,9 +131,9 @@ const contractsList =
       const page = `LIMIT ${p.limit + 1} OFFSET ${p.offset}`;
       // The counts are correlated subqueries, which ClickHouse cannot ORDER BY: sort them outside.
       const sql =
-        sort.field === "holderCount" || sort.field === "transferCount"
-          ? `SELECT * FROM (${CONTRACT_SQL} ${w.sql}) ORDER BY ${sort.field === "holderCount" ? "holder_count" : "transfer_count"} ${dir}, address ${page}`
-          : `${CONTRACT_SQL} ${w.sql} ORDER BY ${sort.field === "name" ? "c.name" : "c.block_number"} ${dir}, c.address ${page}`;
+        sort.by === "holder_count" || sort.by === "transfer_count"
+          ? `SELECT * FROM (${CONTRACT_SQL} ${w.sql}) ORDER BY ${sort.by} ${dir}, address ${dir} ${page}`
+          : `${CONTRACT_SQL} ${w.sql} ORDER BY ${sort.by} ${dir}, c.address ${dir} ${page}`;
       const rows = yield* db.query<ContractRow>(sql, w.params);
       return envelope<object>(
         rows.map((r) => (onlyTokens ? tokenRecord(r) : contractRecord(r))),
@@ -169,7 +164,7 @@ const transfers =
       const { prefix } = yield* Settings;
       const q = ctx.query as Query;
       const p = pageOf(q);
-      const sort = sortOf(q, ["blockNumber"] as const, { field: "blockNumber", desc: true });
+      const sort = sortOf(q, SORTS.transfers, "-blockNumber");
       const st = yield* db.state;
       const w = new Where().and((b) => `t.block_number <= ${b("UInt64", st.height)}`);
       const keys: string[][] = [];
@@ -236,7 +231,7 @@ const holders =
       const { prefix } = yield* Settings;
       const q = ctx.query as Query;
       const p = pageOf(q);
-      const sort = sortOf(q, ["balance", "blockNumber"] as const, { field: "balance", desc: true });
+      const sort = sortOf(q, SORTS.holders, "-balance");
       const w = new Where().and("h.balance > 0").and("c.token_type != ''");
       const ca = str(q, "contractAddress");
       if (ca !== undefined) w.eq("h.contract", "String", evmAddress(ca, "contractAddress"));
@@ -247,12 +242,11 @@ const holders =
       w.eq("c.token_type", "String", oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType);
       const sym = str(q, "tokenSymbol");
       if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
-      const col = sort.field === "balance" ? "h.balance" : "h.height";
       const rows = yield* db.query<Parameters<typeof holderRecord>[0]>(
         `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
          (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
        FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, symbol, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
-       ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, h.holder, h.contract, h.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+       ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, h.holder, h.contract, h.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
         w.params,
       );
       return envelope(rows.map(holderRecord), p);
@@ -270,10 +264,7 @@ const inventory: Handler = (ctx) =>
     const { prefix } = yield* Settings;
     const q = ctx.query as Query;
     const p = pageOf(q);
-    const sort = sortOf(q, ["blockNumber", "tokenId"] as const, {
-      field: "blockNumber",
-      desc: true,
-    });
+    const sort = sortOf(q, SORTS.inventory, "-blockNumber");
     const w = new Where().and("c.token_type IN ('CFC-721', 'ERC-1155')");
     const ca = str(q, "contractAddress");
     if (ca !== undefined) w.eq("i.contract", "String", evmAddress(ca, "contractAddress"));
@@ -287,9 +278,8 @@ const inventory: Handler = (ctx) =>
     w.in("i.token_id", "String", ids);
     const type = oneOf(q, "tokenType", TOKEN_TYPES);
     w.eq("c.token_type", "String", type);
-    const col = sort.field === "blockNumber" ? "i.height" : "toUInt256OrZero(i.token_id)";
     const rows = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
-      `${INVENTORY_SQL} ${w.sql} ORDER BY ${col} ${sort.desc ? "DESC" : "ASC"}, i.contract, i.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      `${INVENTORY_SQL} ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, i.contract, i.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
     return envelope(rows.map(inventoryRecord), p);

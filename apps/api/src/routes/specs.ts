@@ -5,6 +5,7 @@ import {
   type RouteSpec,
   TOKEN_TYPES,
 } from "../http/spec.ts";
+import { SORTS, sortNames } from "./sorts.ts";
 import { VERIFY_SPECS } from "./verify-specs.ts";
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */
@@ -57,7 +58,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Transactions, newest first",
     tag: "chain",
     list: true,
-    sort: ["height"],
+    sort: sortNames(SORTS.txs),
     params: txFilters,
     example: { address: A, limit: "10" },
   },
@@ -78,7 +79,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Blocks, newest first",
     tag: "chain",
     list: true,
-    sort: ["height"],
+    sort: sortNames(SORTS.blocks),
     params: [
       q("height", "height", "one height"),
       q("from_height", "int", "lowest height", { min: 1 }),
@@ -112,7 +113,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Accounts, most recently active first",
     tag: "accounts",
     list: true,
-    sort: ["blockNumber", "address"],
+    sort: sortNames(SORTS.addresses),
     params: [
       q("address", "account", "one account"),
       q("validatorAddress", "validator", "the operator's account"),
@@ -127,6 +128,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Accounts by holdings of a native coin",
     tag: "accounts",
     list: true,
+    sort: sortNames(SORTS.richList),
     params: [p("type", "string", "the coin's symbol, any case")],
     example: { type: "TEST" },
   },
@@ -149,7 +151,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Validators, by tokens",
     tag: "accounts",
     list: true,
-    sort: ["tokens", "operator_address", "signedBlocks", "unsignedBlocks"],
+    sort: sortNames(SORTS.validators),
     params: [
       q("validatorJailed", "bool", "jailed or not"),
       q("validatorStatuses", "enumList", "bond statuses", { values: BOND_STATUSES }),
@@ -184,7 +186,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "EVM event logs, newest first",
     tag: "evm",
     list: true,
-    sort: ["blockNumber", "logIndex"],
+    sort: sortNames(SORTS.eventLogs),
     params: [
       q("blockHash", "evmHash", "EVM block hash"),
       q("originAddress", "evmAddress", "the transaction's sender"),
@@ -210,7 +212,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Contracts, newest first",
     tag: "contracts",
     list: true,
-    sort: ["blockNumber", "holderCount", "transferCount", "name"],
+    sort: sortNames(SORTS.contracts),
     params: [
       q("contractAddress", "evmAddress", "the contract"),
       q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
@@ -237,7 +239,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       summary: path === "/tokens" ? "Tokens of every standard" : "CFC-20 tokens (family A)",
       tag: "tokens",
       list: true,
-      sort: ["blockNumber", "holderCount", "transferCount", "name"],
+      sort: sortNames(SORTS.contracts),
       params: tokenList,
       example: { tokenSymbol: "SCN" },
     },
@@ -258,7 +260,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       summary: "Token transfers, newest first",
       tag: "tokens",
       list: true,
-      sort: ["blockNumber"],
+      sort: sortNames(SORTS.transfers),
       params: transferFilters,
       example: { contractAddress: A, tokenIds: "1,2" },
     }),
@@ -270,7 +272,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       summary: "Token holders, largest first",
       tag: "tokens",
       list: true,
-      sort: ["balance", "blockNumber"],
+      sort: sortNames(SORTS.holders),
       params: holderFilters,
       example: { contractAddress: A },
     }),
@@ -281,7 +283,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "Non-fungible tokens",
     tag: "tokens",
     list: true,
-    sort: ["blockNumber", "tokenId"],
+    sort: sortNames(SORTS.inventory),
     params: [
       q("contractAddress", "evmAddress", "the collection"),
       q("creatorAddress", "evmAddress", "the collection's creator"),

@@ -39,10 +39,11 @@ const stat: Handler = () =>
           (c) => c.denom === denom,
         )?.amount ?? "0")
       : "0";
-    const pool = cs ? (JSON.parse(cs.community_pool) as { denom: string; amount: string }[]) : [];
-    const poolInt = BigInt(
-      (pool.find((c) => c.denom === denom)?.amount ?? "0").split(".")[0] ?? "0",
-    );
+    // The node gives the pool as decimal coins; a Coin's amount is an integer (the part owned).
+    const pool = (
+      cs ? (JSON.parse(cs.community_pool) as { denom: string; amount: string }[]) : []
+    ).map((c) => ({ denom: c.denom, amount: c.amount.split(".")[0] || "0" }));
+    const poolInt = BigInt(pool.find((c) => c.denom === denom)?.amount ?? "0");
     const bonded = BigInt(cs?.bonded_tokens ?? "0");
     const notBonded = BigInt(cs?.not_bonded_tokens ?? "0");
     const circulating = BigInt(supply) - bonded - notBonded - poolInt;

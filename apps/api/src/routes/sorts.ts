@@ -1,0 +1,36 @@
+/**
+ * The sortable fields of every list and what each sorts by (a column, or for validators a field
+ * of the record): the route table (specs.ts) offers the names, which validate requests and fill
+ * /openapi.json; the handlers order by the values. Several names for one order are the record's
+ * own field names for it (a token's `blockNumberCreate` and `timestamp` order as `blockNumber`).
+ */
+export const SORTS = {
+  txs: { height: "height" },
+  blocks: { height: "height" },
+  addresses: { blockNumber: "height", timestamp: "height", address: "address", mx: "address" },
+  richList: { balance: "amount" },
+  validators: {
+    tokens: "tokens",
+    operator_address: "operator_address",
+    signedBlocks: "signedBlocks",
+    unsignedBlocks: "unsignedBlocks",
+  },
+  // A log's logIndex counts within its block: sorting by it is the chain's order of logs.
+  eventLogs: { blockNumber: "block_number", logIndex: "block_number", timestamp: "block_number" },
+  contracts: {
+    blockNumber: "c.block_number",
+    blockNumberCreate: "c.block_number",
+    timestamp: "c.block_number",
+    name: "c.name",
+    holderCount: "holder_count",
+    transferCount: "transfer_count",
+  },
+  transfers: { blockNumber: "t.block_number", timestamp: "t.block_number" },
+  holders: { balance: "h.balance", blockNumber: "h.height" },
+  inventory: { blockNumber: "i.height", tokenId: "toUInt256OrZero(i.token_id)" },
+} as const satisfies Record<string, Record<string, string>>;
+
+export type SortTable = Readonly<Record<string, string>>;
+
+/** The names a list can be sorted by. */
+export const sortNames = (t: SortTable): readonly string[] => Object.keys(t);
