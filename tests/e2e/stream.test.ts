@@ -27,7 +27,13 @@ const base = () => `http://127.0.0.1:${port}`;
 const connectClient = (
   opts: { query?: Record<string, string>; auth?: Record<string, unknown> } = {},
 ): Socket =>
-  io(base(), { path: "/api/1.0/stream", transports: ["websocket"], forceNew: true, ...opts });
+  // The SPEC's form: {base_url}/stream (namespace /stream), handshake path /api/1.0/stream.
+  io(`${base()}/stream`, {
+    path: "/api/1.0/stream",
+    transports: ["websocket"],
+    forceNew: true,
+    ...opts,
+  });
 
 beforeAll(async () => {
   port = await freePort();

@@ -1,6 +1,16 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
+import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { type HeightEvents, StreamHub } from "./hub.ts";
+
+const blocksOf = async (from: number, to: number): Promise<HeightEvents[]> =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({
+    height: from + i,
+    block: { height: from + i },
+    txs: [],
+  }));
 
 const io = new Server();
 afterAll(() => io.disconnectSockets(true)); // never attached to a server: nothing else to close
@@ -33,5 +43,50 @@ describe("stream hub", () => {
     for (let i = 1; i < loads.length; i++) expect(loads[i]![0]).toBe(loads[i - 1]![1] + 1);
     expect(loads.at(-1)![1]).toBe(60);
     expect(loads.length).toBeLessThanOrEqual(3);
+  });
+
+  it("serves the SPEC's {base_url}/stream namespace and the root alike; a reconnect older than a fresh instance is told so", async () => {
+    const server = createServer();
+    const sio = new Server(server, { path: "/api/1.0/stream" });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const hub = new StreamHub(sio, blocksOf, () => undefined);
+    hub.startAt(100); // a fresh instance: nothing buffered, heights up to 100 already projected
+    const clients: Socket[] = [`${url}/stream`, url].map((u) =>
+      connect(u, {
+        path: "/api/1.0/stream",
+        transports: ["websocket"],
+        forceNew: true,
+        auth: { since: 50 },
+      }),
+    );
+    try {
+      const seen = clients.map((c) => {
+        const events: unknown[] = [];
+        c.on("replay-truncated", (t) => events.push(["replay-truncated", t]));
+        c.on("new-block", (b) => events.push(["new-block", b]));
+        return events;
+      });
+      await Promise.all(
+        clients.map(
+          (c) =>
+            new Promise((resolve, reject) => {
+              c.on("connect", () => resolve(undefined));
+              c.on("connect_error", reject);
+            }),
+        ),
+      );
+      await hub.projected(101);
+      for (let i = 0; i < 100 && !seen.every((e) => e.length >= 2); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      for (const events of seen)
+        expect(events).toEqual([
+          ["replay-truncated", { from: 51, availableFrom: 101 }],
+          ["new-block", { height: 101 }],
+        ]);
+    } finally {
+      for (const c of clients) c.close();
+      await sio.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Server, Socket } from "socket.io";
+import type { Namespace, Server, Socket } from "socket.io";
 
 export interface HeightEvents {
   readonly height: number;
@@ -13,21 +13,28 @@ export interface HeightEvents {
  * or, for a client that connected with `?address=<either form>`, only the transactions involving
  * that address. A client that reconnects with `auth: {since: H}` (or `?since=H`) first gets what it
  * missed after H (from the last `bufferSize` heights).
+ *
+ * Clients connect to either namespace of `STREAM_NAMESPACES`: the SPEC's `{base_url}/stream`
+ * (socket.io-client takes the URL's path for the namespace: `/stream`) or the server's root.
  */
+export const STREAM_NAMESPACES = ["/", "/stream"] as const;
+
 export class StreamHub {
   private last: number | undefined;
   /** The highest height announced: each emit round goes up to it, however many were announced. */
   private target = 0;
   private readonly buffer: HeightEvents[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private readonly spaces: Namespace[];
 
   constructor(
-    private readonly io: Server,
+    io: Server,
     private readonly load: (from: number, to: number) => Promise<HeightEvents[]>,
     private readonly normalizeAddress: (a: string) => string | undefined,
     readonly bufferSize = 1000,
   ) {
-    io.on("connection", (socket) => this.join(socket));
+    this.spaces = STREAM_NAMESPACES.map((n) => io.of(n));
+    for (const ns of this.spaces) ns.on("connection", (socket) => this.join(socket));
   }
 
   /** Starts after `height` (already projected when the API started: not re-emitted). */
@@ -76,24 +83,28 @@ export class StreamHub {
   }
 
   private emit(e: HeightEvents): void {
-    this.io.emit("new-block", e.block);
-    if (e.txs.length === 0) return;
     const all = e.txs.map((t) => t.record);
-    this.io.to("all").emit("new-txs", all);
-    for (const r of all) this.io.to("all").emit("new-tx", r);
+    for (const ns of this.spaces) this.emitIn(ns, e, all);
+  }
+
+  private emitIn(ns: Namespace, e: HeightEvents, all: Record<string, unknown>[]): void {
+    ns.emit("new-block", e.block);
+    if (e.txs.length === 0) return;
+    ns.to("all").emit("new-txs", all);
+    for (const r of all) ns.to("all").emit("new-tx", r);
     const byAddress = new Map<string, Record<string, unknown>[]>();
     for (const t of e.txs) {
       for (const a of t.addresses) {
         const room = `address:${a}`;
-        if (!this.io.sockets.adapter.rooms.has(room)) continue;
+        if (!ns.adapter.rooms.has(room)) continue;
         const list = byAddress.get(room) ?? [];
         list.push(t.record);
         byAddress.set(room, list);
       }
     }
     for (const [room, records] of byAddress) {
-      this.io.to(room).emit("new-txs", records);
-      for (const r of records) this.io.to(room).emit("new-tx", r);
+      ns.to(room).emit("new-txs", records);
+      for (const r of records) ns.to(room).emit("new-tx", r);
     }
   }
 
@@ -124,8 +135,9 @@ export class StreamHub {
 
   /** Sends a reconnecting client what it missed after `since`, from the buffer (synchronously, before any live event). */
   private replay(socket: Socket, since: number, address: string | undefined): void {
-    const first = this.buffer[0]?.height;
-    if (first !== undefined && since + 1 < first)
+    // With nothing buffered yet (just started), the first height this instance will send.
+    const first = this.buffer[0]?.height ?? (this.last ?? 0) + 1;
+    if (since + 1 < first)
       socket.emit("replay-truncated", { from: since + 1, availableFrom: first });
     for (const e of this.buffer) {
       if (e.height <= since) continue;
