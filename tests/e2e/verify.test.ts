@@ -157,6 +157,55 @@ describe("rejections name the cause and change nothing", () => {
     expect(noLib.body.error).toMatch(/library .*MathLib/);
   }, 120_000);
 
+  it("Etherscan's verifysourcecode refuses an account without code at once, without a guid", async () => {
+    const eoa = Wallet.fromPhrase(testAccounts.ivan.mnemonic).address;
+    const r = await etherscan(
+      { chainid: "262144" },
+      {
+        apikey: KEY,
+        module: "contract",
+        action: "verifysourcecode",
+        contractaddress: eoa,
+        sourceCode: token.sourceCode,
+        codeformat: "solidity-single-file",
+        contractname: "TestToken",
+        compilerversion: V08,
+        optimizationUsed: "1",
+        runs: "200",
+        evmversion: "cancun",
+        constructorArguements: "",
+      },
+    );
+    expect(r).toEqual({
+      status: "0",
+      message: "NOTOK",
+      result: `Unable to locate ContractCode at ${eoa}`,
+    });
+  });
+
+  it("a body that is not JSON: 415 with {error, reason} on the SPEC's route, NOTOK in Etherscan's", async () => {
+    for (const [path, form] of [
+      ["/contracts/verify", false],
+      ["/verify-contract?module=contract&action=verifysourcecode", true],
+    ] as const) {
+      const r = await fetch(api(path), {
+        method: "POST",
+        headers: { "content-type": "text/plain", authorization: `Bearer ${KEY}` },
+        body: JSON.stringify(token),
+      });
+      const body = (await r.json()) as any;
+      if (form) {
+        expect(r.status, path).toBe(200);
+        expect(body).toMatchObject({ status: "0", message: "NOTOK" });
+        expect(body.result).toMatch(/JSON/);
+      } else {
+        expect(r.status, path).toBe(415);
+        expect(body).toMatchObject({ reason: "invalid-request" });
+        expect(body.error).toMatch(/JSON/);
+      }
+    }
+  });
+
   it("a compiler npm does not publish (0.4.12) fails with a clear message", async () => {
     const r = await verify({ ...token, compilerVersion: "v0.4.12+commit.194ff033" });
     expect(r.status).toBe(422);

@@ -95,24 +95,22 @@ export const readJsonBody = async (
   }
 };
 
-/** Verification bodies up to this size (a standard-JSON input with many sources can be large). */
-export const BODY_LIMIT = 20 * 1024 * 1024;
-
 /**
  * Reads a JSON (`application/json`, the default) or form (`application/x-www-form-urlencoded`)
- * body into an object, within BODY_LIMIT; an empty body is `{}`. Refusals carry their status.
+ * body into an object, within `limit` bytes (the API's API_MAX_BODY_BYTES, which the app checks
+ * against a declared length first); an empty body is `{}`. Refusals carry their status.
  */
-export const readBody = async (ctx: {
-  req: IncomingMessage;
-  get(field: string): string;
-}): Promise<Record<string, unknown>> => {
+export const readBody = async (
+  ctx: { req: IncomingMessage; get(field: string): string },
+  limit: number,
+): Promise<Record<string, unknown>> => {
   const type = ctx.get("content-type").toLowerCase();
   if (type.includes("application/x-www-form-urlencoded")) {
-    const bytes = await readBytes(ctx.req, BODY_LIMIT);
+    const bytes = await readBytes(ctx.req, limit);
     return Object.fromEntries(new URLSearchParams(bytes.toString("utf8")));
   }
   if (Number(ctx.req.headers["content-length"] ?? -1) === 0) return {};
-  const v = await readJsonBody(ctx.req, { limit: BODY_LIMIT });
+  const v = await readJsonBody(ctx.req, { limit });
   if (typeof v !== "object" || v === null || Array.isArray(v))
     throw new HttpRefusal(400, "the body must be a JSON object");
   return v as Record<string, unknown>;

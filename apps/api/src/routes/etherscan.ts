@@ -2,13 +2,14 @@ import { VerifyError } from "@explorer/verifier";
 import type Router from "@koa/router";
 import { Effect } from "effect";
 import { Settings } from "../http/app.ts";
+import { HttpRefusal } from "../http/body.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { abiResult, sourceCodeResult } from "../records/verified.ts";
 import { addressOfGuid } from "../verification/jobs.ts";
 import { fromEtherscanForm } from "../verification/request.ts";
 import { Verification } from "../verification/service.ts";
-import { submit, verifiedRow } from "../verification/submit.ts";
-import { body } from "./verify.ts";
+import { indexedContract, submit, verifiedRow } from "../verification/submit.ts";
+import { body, closeIfTooLarge } from "./verify.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 type Params = Record<string, unknown>;
@@ -85,6 +86,7 @@ const verifySourceCode = (p: Params) =>
       catch: (e) => (e instanceof VerifyError ? e : new VerifyError("invalid-request", String(e))),
     });
     if (!v.log) return notOk(v.noLogReason);
+    yield* indexedContract(req.contractAddress); // none: "Unable to locate ContractCode at …"
     if (yield* verifiedRow(req.contractAddress))
       return notOk("Contract source code already verified");
     const guid = v.jobs.start(req.contractAddress);
@@ -140,7 +142,17 @@ const etherscan =
             "Error! Missing or invalid Action name (getabi, getsourcecode, verifysourcecode, checkverifystatus)",
           );
       }
-    });
+    }).pipe(
+      // A body that cannot be read (not a form or JSON, too large) is NOTOK in the envelope too.
+      Effect.catchIf(
+        (e): e is HttpRefusal => e instanceof HttpRefusal,
+        (e) =>
+          Effect.sync(() => {
+            closeIfTooLarge(ctx, e);
+            return notOk(e.message);
+          }),
+      ),
+    );
 
 export const etherscanRoutes = (router: Router, run: Run) => {
   router.get("/verify-contract", run(etherscan("get")));

@@ -2,23 +2,32 @@ import { permitsRedistribution, RELEASES, type Verified, VerifyError } from "@ex
 import type Router from "@koa/router";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
-import { readBody } from "../http/body.ts";
-import { BadRequest } from "../http/errors.ts";
+import { Settings } from "../http/app.ts";
+import { HttpRefusal, MAX_BODY_BYTES, readBody } from "../http/body.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { fromSpecBody } from "../verification/request.ts";
 import { statusOfReason, submit, type VerifiedRow } from "../verification/submit.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
-/** The request body, or a BadRequest. */
+/**
+ * The request body, or an HttpRefusal with its status (413 too large, 415 not JSON or a form, 400
+ * malformed or unreadable), which each verification route answers in its own shape.
+ */
 export const body = (ctx: Parameters<Handler>[0]) =>
-  Effect.tryPromise({
-    try: () => readBody(ctx),
-    catch: (e) =>
-      e instanceof BadRequest
-        ? e
-        : new BadRequest({ message: `cannot read the body: ${String(e)}` }),
+  Effect.gen(function* () {
+    const { maxBodyBytes } = yield* Settings;
+    return yield* Effect.tryPromise({
+      try: () => readBody(ctx, maxBodyBytes ?? MAX_BODY_BYTES),
+      catch: (e) =>
+        e instanceof HttpRefusal ? e : new HttpRefusal(400, `cannot read the body: ${String(e)}`),
+    });
   });
+
+/** After a refused body: the rest of a too large one is never read, so the connection closes. */
+export const closeIfTooLarge = (ctx: Parameters<Handler>[0], e: HttpRefusal) => {
+  if (e.status === 413) ctx.set("connection", "close");
+};
 
 const compilerVersions: Handler = () => Effect.succeed(RELEASES.map((r) => r.long));
 
@@ -54,6 +63,15 @@ const verifyContract: Handler = (ctx) =>
         Effect.sync(() => {
           ctx.status = statusOfReason(e.reason);
           return { error: e.message, reason: e.reason };
+        }),
+    ),
+    Effect.catchIf(
+      (e): e is HttpRefusal => e instanceof HttpRefusal,
+      (e) =>
+        Effect.sync(() => {
+          ctx.status = e.status;
+          closeIfTooLarge(ctx, e);
+          return { error: e.message, reason: "invalid-request" };
         }),
     ),
   );

@@ -27,6 +27,23 @@ export const verifiedRow = (address: string) =>
     return row;
   });
 
+/** The indexed contract at an address (its code and creation input), or a `not-a-contract` failure. */
+export const indexedContract = (address: string) =>
+  Effect.gen(function* () {
+    const db = yield* Db;
+    const a = address.toLowerCase();
+    const [c] = yield* db.query<{ code: string; input: string }>(
+      "SELECT code, input FROM {db}.contracts FINAL WHERE address = {a:String}",
+      { a },
+    );
+    if (c) return c;
+    const st = yield* db.state;
+    return yield* fail(
+      "not-a-contract",
+      `${a} is not a contract: the index (up to height ${st.height}) saw no contract created there`,
+    );
+  });
+
 export interface VerifiedRow {
   address: string;
   contract_name: string;
@@ -58,17 +75,7 @@ export const submit = (req: VerifyRequest) =>
     const log = v.log;
     if (!log) return yield* fail("unavailable", v.noLogReason);
     const a = req.contractAddress.toLowerCase();
-    const [c] = yield* db.query<{ code: string; input: string }>(
-      "SELECT code, input FROM {db}.contracts FINAL WHERE address = {a:String}",
-      { a },
-    );
-    if (!c) {
-      const st = yield* db.state;
-      return yield* fail(
-        "not-a-contract",
-        `${a} is not a contract: the index (up to height ${st.height}) saw no contract created there`,
-      );
-    }
+    const c = yield* indexedContract(a);
     const done = yield* verifiedRow(a);
     if (done)
       return yield* fail("already-verified", `${a} is already verified (${done.match} match)`);
