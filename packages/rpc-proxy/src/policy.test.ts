@@ -50,8 +50,12 @@ describe("the SPEC's availability table", () => {
 describe("operator overrides", () => {
   it("a method rule wins over everything; a namespace rule over the SPEC's implemented rows", () => {
     const p = new Policy({
-      methods: { eth_sendRawTransaction: "unavailable", debug_setHead: "private" },
-      namespaces: { debug: "public", eth: "private" },
+      methods: {
+        eth_sendRawTransaction: "unavailable",
+        debug_setHead: "private",
+        admin_peers: "private",
+      },
+      namespaces: { debug: "public", eth: "private", admin: "public" },
     });
     expect(p.decide("eth_sendRawTransaction").access).toBe("unavailable");
     expect(p.decide("debug_traceTransaction").access).toBe("public");
@@ -59,6 +63,12 @@ describe("operator overrides", () => {
     // not implemented stays unavailable unless the operator names the method itself
     expect(p.decide("debug_verbosity").access).toBe("unavailable");
     expect(p.decide("debug_setHead").access).toBe("private");
+    // so do the SPEC's not-implemented namespaces: a namespace rule does not open admin_ to anyone
+    expect(p.decide("admin_addPeer")).toMatchObject({
+      access: "unavailable",
+      reason: "not implemented",
+    });
+    expect(p.decide("admin_peers").access).toBe("private");
   });
 
   it("refuses a malformed policy document with a message naming the problem", () => {

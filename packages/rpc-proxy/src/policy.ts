@@ -64,8 +64,9 @@ const REASONS: Partial<Record<SpecMark, string>> = {
 
 /**
  * The availability table with the operator's overrides, resolved in this order: the operator's
- * method rule; the SPEC's "not implemented" and "not applicable" rows; the operator's namespace
- * rule; the SPEC's method row (rows without a public mark take their namespace's access); the
+ * method rule; the SPEC's "not implemented" and "not applicable" rows, and its not-implemented
+ * namespaces (admin_, db_, …: a namespace rule never opens those to anyone); the operator's
+ * namespace rule; the SPEC's method row (rows without a public mark take their namespace's access); the
  * SPEC's namespace; anything else is unavailable.
  */
 export class Policy {
@@ -90,9 +91,11 @@ export class Policy {
     const mark = SPEC_METHODS.get(requested);
     if (mark && REASONS[mark])
       return { access: "unavailable", method, safe, reason: REASONS[mark] };
+    const nsMark = SPEC_NAMESPACES.get(ns);
+    if (!mark && nsMark && REASONS[nsMark])
+      return { access: "unavailable", method, safe, reason: REASONS[nsMark] };
     const nsOverride = this.overrides.namespaces?.[ns];
     if (nsOverride) return { access: nsOverride, method, safe, reason: "disabled by the operator" };
-    const nsMark = SPEC_NAMESPACES.get(ns);
     const access =
       (mark && fromMark(mark)) ??
       (nsMark && fromMark(nsMark)) ??
