@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
 import { bech32ToHexLower, hexToBech32 } from "./address-cache.ts";
 import { arr, blockTime, chTime, hexToDec, obj, type ProjectionContext, str } from "./context.ts";
+import { evmTxSize } from "./evm-tx-size.ts";
 
 export interface TxRow {
   height: number;
@@ -137,7 +138,7 @@ const evmMessage = (typeUrl: string, evmTx: JsonObject, baseFee: string) => {
       accesses: arr(evmTx.accessList),
       "@type": `${ns}.${EVM_TX_TYPES[type] ?? "DynamicFeeTx"}`,
     },
-    size: Math.floor((input.length - 2) / 2) + 110,
+    size: evmTxSize(evmTx),
     hash: str(evmTx.hash),
     from: str(evmTx.from),
     "@type": typeUrl,
