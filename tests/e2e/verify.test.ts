@@ -183,6 +183,17 @@ describe("rejections name the cause and change nothing", () => {
     });
   });
 
+  it("Etherscan's endpoint answers malformed parameters in its envelope too (HTTP 200, NOTOK)", async () => {
+    for (const q of [
+      `module=contract&module=contract&action=getabi&address=${c.TestToken}`,
+      `module=contract&action=getabi&address=${c.TestToken}&apikey=${"k".repeat(300)}`,
+    ]) {
+      const r = await fetch(api(`/verify-contract?${q}`));
+      expect(r.status, q).toBe(200);
+      expect(await r.json(), q).toMatchObject({ status: "0", message: "NOTOK" });
+    }
+  });
+
   it("a body that is not JSON: 415 with {error, reason} on the SPEC's route, NOTOK in Etherscan's", async () => {
     for (const [path, form] of [
       ["/contracts/verify", false],

@@ -193,12 +193,18 @@ export const makeApp = (
       // The route's schema validates the request before its handler runs.
       const handle = Effect.suspend(() => {
         if (spec)
-          validateRequest(
-            spec,
-            ctx.query as Query,
-            ctx.params as Record<string, string>,
-            settings.prefix,
-          );
+          try {
+            validateRequest(
+              spec,
+              ctx.query as Query,
+              ctx.params as Record<string, string>,
+              settings.prefix,
+            );
+          } catch (e) {
+            if (spec.refused && e instanceof BadRequest)
+              return Effect.succeed(spec.refused(e.message));
+            throw e;
+          }
         return h(ctx);
       });
       if (spec && spec.method === "get" && spec.cache !== "none") {

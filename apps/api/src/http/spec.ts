@@ -68,6 +68,11 @@ export interface RouteSpec {
   readonly cache?: "hot" | "immutable" | "none";
   /** A POST body's JSON schema (`form`: also form-encoded), for the OpenAPI document. */
   readonly body?: { readonly schema: Record<string, unknown>; readonly form?: boolean };
+  /**
+   * The answer (HTTP 200) to a request the route table refuses, for routes with an envelope of
+   * their own (Etherscan's); other routes answer such a request 400 `{error}`.
+   */
+  readonly refused?: (message: string) => unknown;
   /** A request that must validate (checked by the tests): path values and query. */
   readonly example: Record<string, string>;
 }

@@ -10,13 +10,13 @@ import { fromEtherscanForm } from "../verification/request.ts";
 import { Verification } from "../verification/service.ts";
 import { indexedContract, submit, verifiedRow } from "../verification/submit.ts";
 import { body, closeIfTooLarge } from "./verify.ts";
+import { notOk } from "./verify-specs.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 type Params = Record<string, unknown>;
 
 /** Etherscan API v2's envelope. */
 const ok = (result: unknown) => ({ status: "1", message: "OK", result });
-const notOk = (result: string) => ({ status: "0", message: "NOTOK", result });
 
 const NOT_VERIFIED = "Contract source code not verified";
 

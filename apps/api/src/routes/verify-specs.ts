@@ -1,5 +1,8 @@
 import { queryParam as q, type RouteSpec } from "../http/spec.ts";
 
+/** Etherscan's envelope for a refusal (HTTP 200 all the same, as Etherscan answers). */
+export const notOk = (result: string) => ({ status: "0", message: "NOTOK", result });
+
 const A = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
 
 const str = (description: string) => ({ type: "string", description });
@@ -114,6 +117,7 @@ export const VERIFY_SPECS: readonly RouteSpec[] = [
     list: false,
     cache: "none",
     params: etherscanParams,
+    refused: notOk,
     example: { chainid: "262144", module: "contract", action: "getabi", address: A },
   },
   {
@@ -125,6 +129,7 @@ export const VERIFY_SPECS: readonly RouteSpec[] = [
     list: false,
     cache: "none",
     params: etherscanParams,
+    refused: notOk,
     body: { schema: etherscanForm, form: true },
     example: {},
   },
