@@ -184,13 +184,18 @@ describe("rejections name the cause and change nothing", () => {
   });
 
   it("Etherscan's endpoint answers malformed parameters in its envelope too (HTTP 200, NOTOK)", async () => {
-    for (const q of [
-      `module=contract&module=contract&action=getabi&address=${c.TestToken}`,
-      `module=contract&action=getabi&address=${c.TestToken}&apikey=${"k".repeat(300)}`,
+    for (const [q, named] of [
+      [
+        `module=contract&module=contract&action=getabi&address=${c.TestToken}&apikey=${KEY}`,
+        "module",
+      ],
+      [`module=contract&action=getabi&address=${c.TestToken}&apikey=${"k".repeat(300)}`, "apikey"],
     ]) {
       const r = await fetch(api(`/verify-contract?${q}`));
       expect(r.status, q).toBe(200);
-      expect(await r.json(), q).toMatchObject({ status: "0", message: "NOTOK" });
+      const body = (await r.json()) as any;
+      expect(body, q).toMatchObject({ status: "0", message: "NOTOK" });
+      expect(body.result, q).toContain(named);
     }
   });
 

@@ -67,6 +67,21 @@ describe("EVM transaction size", () => {
       { type: 1, gasPrice: 7n, accessList, data: `0x${"ab".repeat(300)}` },
       { type: 2, maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 0n, accessList, data: "0x7f" },
       { type: 0, gasPrice: 1n, value: 10n ** 30n, data: "0x80" },
+      {
+        type: 3,
+        maxFeePerGas: 9n,
+        maxPriorityFeePerGas: 1n,
+        maxFeePerBlobGas: 3n,
+        blobVersionedHashes: [`0x01${"22".repeat(31)}`, `0x01${"33".repeat(31)}`],
+      },
+      {
+        type: 4,
+        maxFeePerGas: 9n,
+        maxPriorityFeePerGas: 1n,
+        authorizationList: [
+          await wallet.authorize({ address: wallet.address, nonce: 5n, chainId: 262144n }),
+        ],
+      },
     ]) {
       const signed = Transaction.from(
         await wallet.signTransaction({
@@ -92,6 +107,17 @@ describe("EVM transaction size", () => {
         accessList: (signed.accessList ?? []).map((e) => ({
           ...e,
           storageKeys: [...e.storageKeys],
+        })),
+        maxFeePerBlobGas:
+          signed.maxFeePerBlobGas === null ? null : toQuantity(signed.maxFeePerBlobGas),
+        blobVersionedHashes: signed.blobVersionedHashes,
+        authorizationList: (signed.authorizationList ?? []).map((a) => ({
+          chainId: toQuantity(a.chainId),
+          address: a.address,
+          nonce: toQuantity(a.nonce),
+          yParity: toQuantity(a.signature.yParity),
+          r: a.signature.r,
+          s: a.signature.s,
         })),
         // A legacy transaction's v carries the chain id (EIP-155), as the JSON-RPC gives it.
         v: toQuantity(

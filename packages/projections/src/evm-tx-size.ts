@@ -65,6 +65,10 @@ const authorizationList = (v: unknown): number => {
   return list(payload);
 };
 
+const hashes = (v: unknown): number =>
+  list((Array.isArray(v) ? v : []).reduce<number>((a, h) => a + bytes(h), 0));
+
+/** Types 1 to 4 (EIP-2930, 1559, 4844 without its blobs, 7702); any later type is counted as 2. */
 export const evmTxSize = (tx: JsonObject): number => {
   const type = Number(tx.type ?? "0x0");
   const to = tx.to ? bytes(tx.to) : 1;
@@ -92,6 +96,7 @@ export const evmTxSize = (tx: JsonObject): number => {
     quantity(tx.value) +
     bytes(tx.input) +
     accessList(tx.accessList) +
+    (type === 3 ? quantity(tx.maxFeePerBlobGas) + hashes(tx.blobVersionedHashes) : 0) +
     (type === 4 ? authorizationList(tx.authorizationList) : 0) +
     signature(tx.yParity ?? tx.v);
   return 1 + list(payload);

@@ -15,7 +15,8 @@ export const SORTS = {
     signedBlocks: "signedBlocks",
     unsignedBlocks: "unsignedBlocks",
   },
-  // A log's logIndex counts within its block: sorting by it is the chain's order of logs.
+  // A log's logIndex counts within its block, so every name is the chain's order of logs (the
+  // handler always orders by block_number, log_index; only the direction is taken).
   eventLogs: { blockNumber: "block_number", logIndex: "block_number", timestamp: "block_number" },
   contracts: {
     blockNumber: "c.block_number",

@@ -61,12 +61,17 @@ describe("stream hub", () => {
       }),
     );
     try {
-      const seen = clients.map((c) => {
-        const events: unknown[] = [];
-        c.on("replay-truncated", (t) => events.push(["replay-truncated", t]));
-        c.on("new-block", (b) => events.push(["new-block", b]));
-        return events;
-      });
+      const seen = clients.map((): unknown[] => []);
+      const blocks = clients.map(
+        (c, i) =>
+          new Promise<void>((resolve) => {
+            c.on("replay-truncated", (t) => seen[i]!.push(["replay-truncated", t]));
+            c.on("new-block", (b) => {
+              seen[i]!.push(["new-block", b]);
+              resolve();
+            });
+          }),
+      );
       await Promise.all(
         clients.map(
           (c) =>
@@ -77,8 +82,7 @@ describe("stream hub", () => {
         ),
       );
       await hub.projected(101);
-      for (let i = 0; i < 100 && !seen.every((e) => e.length >= 2); i++)
-        await new Promise((r) => setTimeout(r, 20));
+      await Promise.all(blocks);
       for (const events of seen)
         expect(events).toEqual([
           ["replay-truncated", { from: 51, availableFrom: 101 }],
