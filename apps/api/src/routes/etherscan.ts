@@ -86,11 +86,12 @@ const verifySourceCode = (p: Params) =>
       catch: (e) => (e instanceof VerifyError ? e : new VerifyError("invalid-request", String(e))),
     });
     if (!v.log) return notOk(v.noLogReason);
-    yield* indexedContract(req.contractAddress); // none: "Unable to locate ContractCode at …"
+    // No contract there: "Unable to locate ContractCode at …" at once, not a guid that fails later.
+    const contract = yield* indexedContract(req.contractAddress);
     if (yield* verifiedRow(req.contractAddress))
       return notOk("Contract source code already verified");
     const guid = v.jobs.start(req.contractAddress);
-    yield* submit(req).pipe(
+    yield* submit(req, contract).pipe(
       Effect.map(() => v.jobs.set(guid, { kind: "pass" })),
       Effect.catch((e) =>
         Effect.sync(() =>

@@ -66,16 +66,17 @@ export interface VerifiedRow {
 /**
  * Verifies a request against the indexed contract and records the success in the log (the
  * projector turns it into a `verified_contracts` row; a replay restores it), then waits until it is
- * projected so the caller reads its own write. A failure changes nothing.
+ * projected so the caller reads its own write. A failure changes nothing. `contract`: the indexed
+ * contract when the caller has already looked it up (indexedContract).
  */
-export const submit = (req: VerifyRequest) =>
+export const submit = (req: VerifyRequest, contract?: { code: string; input: string }) =>
   Effect.gen(function* () {
     const db = yield* Db;
     const v = yield* Verification;
     const log = v.log;
     if (!log) return yield* fail("unavailable", v.noLogReason);
     const a = req.contractAddress.toLowerCase();
-    const c = yield* indexedContract(a);
+    const c = contract ?? (yield* indexedContract(a));
     const done = yield* verifiedRow(a);
     if (done)
       return yield* fail("already-verified", `${a} is already verified (${done.match} match)`);
