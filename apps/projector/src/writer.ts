@@ -12,6 +12,8 @@ export const TABLES = [
   "address_balances",
   "address_seen",
   "validators",
+  "validator_commission",
+  "validator_commission_readings",
   "chain_state",
   "event_logs",
   "log_lookup",

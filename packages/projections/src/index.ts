@@ -36,6 +36,7 @@ export const projectVerificationRecord = (v: VerificationRecordV1): Rows => proj
 export * from "./accounts.ts";
 export * from "./blocks.ts";
 export * from "./context.ts";
+export * from "./dec-coins.ts";
 export * from "./evm.ts";
 export * from "./txs.ts";
 export * from "./validators.ts";

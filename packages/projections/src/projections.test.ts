@@ -1,11 +1,12 @@
 import type { RawBlockV1 } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { blockRecord, projectBlock } from "./blocks.ts";
+import { decToUnits } from "./dec-coins.ts";
 import { projectContracts, projectTokenState, projectTokenTransfers } from "./evm.ts";
 import { recordedBlocks, recordedScenario } from "./fixtures.ts";
 import { projectRawBlock } from "./index.ts";
 import { projectTxs } from "./txs.ts";
-import { consAddress, projectValidators } from "./validators.ts";
+import { consAddress, projectCommission, projectValidators } from "./validators.ts";
 
 const blocks = recordedBlocks();
 const scenario = recordedScenario();
@@ -200,5 +201,53 @@ describe("validators", () => {
         key: Buffer.alloc(32).toString("base64"),
       }),
     ).toMatch(/^[0-9A-F]{40}$/);
+  });
+});
+
+describe("validator commission", () => {
+  const allocations = (b: RawBlockV1) =>
+    (
+      b.comet.blockResults.finalize_block_events as {
+        type: string;
+        attributes: { key: string; value: string }[];
+      }[]
+    )
+      .filter((e) => e.type === "commission")
+      .map((e) => Object.fromEntries(e.attributes.map((a) => [a.key, a.value])));
+
+  it("adds each block's commission events, per validator, exact to 10^-18", () => {
+    const b = blocks.find((x) => allocations(x).length === 2)!;
+    const rows = projectCommission(b).validator_commission;
+    expect(rows.length).toBe(2);
+    for (const e of allocations(b)) {
+      const row = rows.find((r) => r.operator_address === e.validator)!;
+      expect(row.height).toBe(b.height);
+      expect(row.denom).toBe("atest");
+      expect(`${row.amount}atest`).toBe(`${decToUnits(e.amount!.replace(/atest$/, ""))}atest`);
+    }
+    expect(projectCommission(b).validator_commission_readings).toEqual([]); // read at no height here
+  });
+
+  it("keeps a reading for every validator read, one with no commission included", () => {
+    const b = structuredClone(at("distribution withdraw-validator-commission"));
+    (b.state as { commission?: unknown }).commission = {
+      cosmosvaloper1a: [{ denom: "atest", amount: "12.500000000000000000" }],
+      cosmosvaloper1b: [],
+    };
+    expect(projectCommission(b).validator_commission_readings).toEqual([
+      {
+        operator_address: "cosmosvaloper1a",
+        height: b.height,
+        denom: "atest",
+        amount: "12500000000000000000",
+      },
+      { operator_address: "cosmosvaloper1b", height: b.height, denom: "", amount: "0" },
+    ]);
+  });
+
+  it("reads a block whose record predates the readings as having none", () => {
+    const b = blocks.at(-1)!;
+    expect("commission" in b.state).toBe(false); // recorded before the field existed
+    expect(projectCommission(b).validator_commission_readings).toEqual([]);
   });
 });

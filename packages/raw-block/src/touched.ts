@@ -24,6 +24,11 @@ export interface Touched {
   readonly accounts: string[];
   /** Whether to read the whole validator set at H. */
   readonly validatorsChanged: boolean;
+  /**
+   * Whether commission was withdrawn at H. The `withdraw_commission` event does not name the
+   * validator, so every validator's commission is read (see RawBlockV1 `state.commission`).
+   */
+  readonly commissionWithdrawn: boolean;
   /** Consensus addresses (hex) of validators slashed at H: their delegators' balances changed. */
   readonly slashed: string[];
   /** Contracts created at H. */
@@ -123,6 +128,7 @@ export const touched = (b: Block, prefix: string): Touched => {
   const validatorsChanged =
     events.some((e) => VALIDATOR_EVENTS.has(str(e.type))) ||
     arr(b.comet.blockResults.validator_updates).length > 0;
+  const commissionWithdrawn = events.some((e) => e.type === "withdraw_commission");
 
   const evmTxs = arr(b.evm.block?.transactions).map(obj);
   const traces = b.evm.traces?.map((t) => obj(t).result as unknown as Frame | undefined) ?? null;
@@ -241,6 +247,7 @@ export const touched = (b: Block, prefix: string): Touched => {
   return {
     accounts: [...accounts].sort(),
     validatorsChanged,
+    commissionWithdrawn,
     slashed: [...new Set(slashed)].sort(),
     created,
     tokens,

@@ -43,6 +43,14 @@ export interface RawBlockV1 {
     readonly accounts: Record<string, AccountState>;
     /** The whole validator set (staking REST JSON) when anything about validators changed at H, else null. */
     readonly validators: JsonObject[] | null;
+    /**
+     * Commission not yet withdrawn (distribution `validators/{v}/commission`: decimal coins) of
+     * every validator in `validators`, by operator address, when read at H: on the ingester's first
+     * height, every 1,000 heights, and at a height with a `withdraw_commission` event. Between
+     * reads, the `commission` events of each block add to it. Absent from records written before
+     * it existed.
+     */
+    readonly commission?: Record<string, Coin[]> | null;
     readonly supply: Coin[];
     readonly bondedTokens: string;
     readonly notBondedTokens: string;

@@ -45,7 +45,7 @@ const sorted = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> =
   Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export interface AssembleOptions {
-  /** Read the whole validator set at this height even if nothing changed (the first height of a run). */
+  /** Read the whole validator set and its commission at this height even if nothing changed (the first height of a run). */
   readonly readValidators?: boolean;
   /** Told when the receipts were built from the block's results (the node's index lacked them). */
   readonly onNote?: (message: string) => void;
@@ -86,10 +86,15 @@ export const assembleRawBlock = async (
 
   // Phase 2: the state of what it touched. A slash changes the balances of the validator's
   // delegators without touching them: they are read too.
+  const readCommission = opts.readValidators === true || t.commissionWithdrawn;
   const validatorSet =
-    t.validatorsChanged || opts.readValidators || t.slashed.length > 0
+    t.validatorsChanged || readCommission || t.slashed.length > 0
       ? await r.rest.validators(h)
       : null;
+  const operators = (validatorSet ?? []).map((v) => String(v.operator_address)).sort();
+  const commission = readCommission
+    ? await mapLimit(operators, 8, (op) => r.rest.commission(op, h))
+    : null;
   const slashedOperators = (validatorSet ?? [])
     .filter((v) =>
       t.slashed.includes(consAddress(v.consensus_pubkey as { "@type"?: string; key?: string })),
@@ -117,6 +122,7 @@ export const assembleRawBlock = async (
     state: {
       accounts: sorted<AccountState>(accountList.map((a, i) => [a, accounts[i]!] as const)),
       validators: validatorSet,
+      commission: commission && sorted(operators.map((op, i) => [op, commission[i]!] as const)),
       ...chain,
     },
     contracts,

@@ -69,6 +69,15 @@ export class RestReader {
 
   validators = (h: number) => this.all("/cosmos/staking/v1beta1/validators", "validators", h);
 
+  /** A validator's commission not yet withdrawn at h (decimal coins, as the node gives them). */
+  async commission(operator: string, h: number): Promise<Coin[]> {
+    const r = await this.get<{ commission?: { commission?: Coin[] | null } | null }>(
+      `/cosmos/distribution/v1beta1/validators/${operator}/commission`,
+      h,
+    );
+    return r.commission?.commission ?? [];
+  }
+
   /** Accounts delegating to, or unbonding from, a validator at h. */
   async validatorDelegators(operator: string, h: number): Promise<string[]> {
     const [d, u] = await Promise.all([
