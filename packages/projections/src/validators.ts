@@ -1,5 +1,5 @@
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
-import { type Coin, consAddress, type RawBlockV1 } from "@explorer/raw-block";
+import { consAddress, type RawBlockV1 } from "@explorer/raw-block";
 import { arr, obj, type ProjectionContext, str } from "./context.ts";
 import { decToUnits, parseDecCoins } from "./dec-coins.ts";
 
@@ -65,7 +65,7 @@ export const projectCommission = (raw: RawBlockV1) => {
   }
   const readings = Object.entries(raw.state.commission ?? {}).flatMap(
     ([operator, coins]): CommissionRow[] => {
-      const rows = (coins as Coin[]).map((c) => ({
+      const rows = coins.map((c) => ({
         operator_address: operator,
         height: raw.height,
         denom: c.denom,
