@@ -53,9 +53,11 @@ export const txRows = perOwner(
     new Batcher<string, string>(async (keys) => {
       const st = await Effect.runPromise(db.state);
       // join_use_nulls = 0 whatever a server profile says: a place without a record reads as ''.
+      // One thread, as for blocks: 10-16% less of the engine's CPU for 4 or 24 random keys on the
+      // 1M-tx bench store (400 queries each way, alternating), the same time to the answer.
       const rows = await Effect.runPromise(
         db.fields(
-          `SELECT h.key, h.height, h.at, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct', join_use_nulls = 0`,
+          `SELECT h.key, h.height, h.at, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct', join_use_nulls = 0, max_threads = 1`,
           { keys },
           4,
         ),
