@@ -17,6 +17,8 @@ export interface Sort<T extends Readonly<Record<string, string>>> {
   /** What the field sorts by (its entry in the list's table of sorts). */
   readonly by: T[keyof T];
   readonly desc: boolean;
+  /** The direction in SQL; a list's tie-breaks take it too, so one direction is the other reversed. */
+  readonly dir: "ASC" | "DESC";
 }
 
 export interface Envelope<T> {
@@ -51,7 +53,7 @@ export const sortOf = <T extends Readonly<Record<string, string>>>(
     throw new BadRequest({
       message: `cannot sort by ${name}; sortable: ${Object.keys(fields).join(", ")}`,
     });
-  return { field: name, by: fields[name] as T[keyof T], desc };
+  return { field: name, by: fields[name] as T[keyof T], desc, dir: desc ? "DESC" : "ASC" };
 };
 
 /** The envelope from limit+1 fetched rows (the extra one tells whether a next page exists). */

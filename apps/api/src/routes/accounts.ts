@@ -48,7 +48,7 @@ const addresses: Handler = (ctx) =>
     const bn = str(q, "blockNumber");
     if (bn !== undefined) w.eq("height", "UInt64", height(bn, "blockNumber"));
     const rows = yield* db.query<AddressRow>(
-      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${sort.by} ${sort.dir}, address ${sort.dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
     const vals = yield* validatorAccounts;
@@ -88,9 +88,8 @@ const richList: Handler = (ctx) =>
     const q = ctx.query as Query;
     const p = pageOf(q);
     const sort = sortOf(q, SORTS.richList, "-balance");
-    const dir = sort.desc ? "DESC" : "ASC";
     const rows = yield* db.query<AddressRow>(
-      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address IN (SELECT address FROM {db}.address_balances FINAL WHERE denom = {d:String} AND amount > 0 ORDER BY ${sort.by} ${dir}, address LIMIT ${p.limit + 1} OFFSET ${p.offset}) `,
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address IN (SELECT address FROM {db}.address_balances FINAL WHERE denom = {d:String} AND amount > 0 ORDER BY ${sort.by} ${sort.dir}, address ${sort.dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}) `,
       { d: denom },
     );
     const amount = (r: AddressRow) =>
@@ -99,12 +98,15 @@ const richList: Handler = (ctx) =>
           ?.amount ?? "0",
       );
     const order = sort.desc ? -1 : 1;
-    rows.sort((a, b) =>
-      amount(a) !== amount(b)
-        ? (amount(a) < amount(b) ? -1 : 1) * order
-        : a.address < b.address
-          ? -1
-          : 1,
+    rows.sort(
+      (a, b) =>
+        (amount(a) !== amount(b)
+          ? amount(a) < amount(b)
+            ? -1
+            : 1
+          : a.address < b.address
+            ? -1
+            : 1) * order,
     );
     const vals = yield* validatorAccounts;
     return envelope(
@@ -147,9 +149,11 @@ const validators: Handler = (ctx) =>
         : sort.by === "operator_address"
           ? v.validator.operator_address
           : BigInt(v[sort.by]);
+    // Ties by operator address, in the sort's direction too.
     all.sort((a, b) => {
       const [x, y] = [key(a), key(b)];
-      const c = x < y ? -1 : x > y ? 1 : 0;
+      const [m, n] = [a.validator.operator_address, b.validator.operator_address];
+      const c = x < y ? -1 : x > y ? 1 : m < n ? -1 : m > n ? 1 : 0;
       return sort.desc ? -c : c;
     });
     return envelope(all.slice(p.offset, p.offset + p.limit + 1), p);

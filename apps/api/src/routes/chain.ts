@@ -41,7 +41,7 @@ const blocks: Handler = (ctx) =>
       b < a
         ? []
         : yield* db.fields(
-            `SELECT proposer_cons, record FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height ${sort.desc ? "DESC" : "ASC"}`,
+            `SELECT proposer_cons, record FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height ${sort.dir}`,
             { a, b },
             2,
           );
@@ -122,7 +122,6 @@ const txs: Handler = (ctx) =>
           page: cut ? { height: "height", upTo: st.height, desc: sort.desc, at: p } : undefined,
         }),
       );
-    const dir = sort.desc ? "DESC" : "ASC";
     let offsetSql = cut ? "" : `OFFSET ${p.offset}`;
     // No filter: seek straight to the page through the blocks' running tx counts. The blocks that
     // hold the page's rows (positions pos down to pos - limit) bound the heights read, so a deep
@@ -156,7 +155,7 @@ const txs: Handler = (ctx) =>
     }
     // height only because a raw read takes two columns (queryFields checks each row's width)
     const rows = yield* db.fields(
-      `SELECT height, record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${dir}, idx ${dir} LIMIT ${p.limit + 1} ${offsetSql}`,
+      `SELECT height, record FROM {db}.txs FINAL ${w.sql} ORDER BY height ${sort.dir}, idx ${sort.dir} LIMIT ${p.limit + 1} ${offsetSql}`,
       w.params,
       2,
     );

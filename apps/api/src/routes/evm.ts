@@ -68,7 +68,6 @@ const eventLogs: Handler = (ctx) =>
           page: cut ? page : undefined,
         }),
       );
-    const dir = sort.desc ? "DESC" : "ASC";
     const rows = yield* db.query<{
       block_hash: string;
       block_number: string;
@@ -81,7 +80,7 @@ const eventLogs: Handler = (ctx) =>
       data: string;
       time: string;
     }>(
-      `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${dir}, log_index ${dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
+      `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${sort.dir}, log_index ${sort.dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
       w.params,
     );
     const ifaces = yield* verifiedInterfaces(rows.map((r) => r.contract));
@@ -127,13 +126,12 @@ const contractsList =
       if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
       const verified = bool(q, "verified");
       if (verified !== undefined) w.and(verified ? "v.address != ''" : "v.address = ''");
-      const dir = sort.desc ? "DESC" : "ASC";
       const page = `LIMIT ${p.limit + 1} OFFSET ${p.offset}`;
       // The counts are correlated subqueries, which ClickHouse cannot ORDER BY: sort them outside.
       const sql =
         sort.by === "holder_count" || sort.by === "transfer_count"
-          ? `SELECT * FROM (${CONTRACT_SQL} ${w.sql}) ORDER BY ${sort.by} ${dir}, address ${dir} ${page}`
-          : `${CONTRACT_SQL} ${w.sql} ORDER BY ${sort.by} ${dir}, c.address ${dir} ${page}`;
+          ? `SELECT * FROM (${CONTRACT_SQL} ${w.sql}) ORDER BY ${sort.by} ${sort.dir}, address ${sort.dir} ${page}`
+          : `${CONTRACT_SQL} ${w.sql} ORDER BY ${sort.by} ${sort.dir}, c.address ${sort.dir} ${page}`;
       const rows = yield* db.query<ContractRow>(sql, w.params);
       return envelope<object>(
         rows.map((r) => (onlyTokens ? tokenRecord(r) : contractRecord(r))),
@@ -213,11 +211,10 @@ const transfers =
             page: cut ? page : undefined,
           }),
         );
-      const dir = sort.desc ? "DESC" : "ASC";
       const rows = yield* db.query<Parameters<typeof transferRecord>[0]>(
         `SELECT t.*, toString(t.value) AS value, c.name AS name, c.symbol AS symbol, c.decimals AS decimals
        FROM {db}.token_transfers AS t FINAL LEFT JOIN (SELECT address, name, symbol, decimals FROM {db}.contracts FINAL) AS c ON c.address = t.contract
-       ${w.sql} ORDER BY t.block_number ${dir}, t.log_index ${dir}, t.sub ${dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
+       ${w.sql} ORDER BY t.block_number ${sort.dir}, t.log_index ${sort.dir}, t.sub ${sort.dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
         w.params,
       );
       return envelope(rows.map(transferRecord), p);
@@ -246,7 +243,7 @@ const holders =
         `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
          (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
        FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, symbol, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
-       ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, h.holder, h.contract, h.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+       ${w.sql} ORDER BY ${sort.by} ${sort.dir}, h.holder ${sort.dir}, h.contract ${sort.dir}, toUInt256OrZero(h.token_id) ${sort.dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
         w.params,
       );
       return envelope(rows.map(holderRecord), p);
@@ -279,7 +276,7 @@ const inventory: Handler = (ctx) =>
     const type = oneOf(q, "tokenType", TOKEN_TYPES);
     w.eq("c.token_type", "String", type);
     const rows = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
-      `${INVENTORY_SQL} ${w.sql} ORDER BY ${sort.by} ${sort.desc ? "DESC" : "ASC"}, i.contract, i.token_id LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
+      `${INVENTORY_SQL} ${w.sql} ORDER BY ${sort.by} ${sort.dir}, i.contract ${sort.dir}, toUInt256OrZero(i.token_id) ${sort.dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
       w.params,
     );
     return envelope(rows.map(inventoryRecord), p);
