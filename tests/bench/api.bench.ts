@@ -157,6 +157,11 @@ export const run = async (): Promise<Figure[]> => {
       deepPages.map((n) => `/txs?limit=100&page=${n}`),
       "list",
     ],
+    [
+      "/txs oldest first, deep pages, a different one each time (rows 400,000-600,000)",
+      deepPages.map((n) => `/txs?sort=height&limit=100&page=${n}`),
+      "list",
+    ],
     ["/blocks/latest", ["/blocks/latest"], "hot"],
     ["/txs?limit=10", ["/txs?limit=10"], "hot"],
     ["/stat", ["/stat"], "hot"],

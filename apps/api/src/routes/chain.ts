@@ -77,7 +77,6 @@ const txs: Handler = (ctx) =>
     const db = yield* Db;
     const { prefix } = yield* Settings;
     const q = ctx.query as Query;
-    const p = pageOf(q, Number.MAX_SAFE_INTEGER);
     const sort = sortOf(q, SORTS.txs, "-height");
     const st = yield* db.state;
     const w = new Where().and((b) => `height <= ${b("UInt64", st.height)}`);
@@ -111,8 +110,13 @@ const txs: Handler = (ctx) =>
     }
     const evm = bool(q, "existsEVM");
     if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
-    // One index and no other filter: the page is cut from the index (lookup-page.ts).
-    const cut = keys.length === 1 && [evm, exact, from, to].every((f) => f === undefined);
+    // One index and no other filter: the page is cut from the index (lookup-page.ts). No filter
+    // at all: the page is found through the blocks' running tx counts (below). Either way no
+    // OFFSET is read, so any page is allowed; other filters bound it (list.ts).
+    const others = [evm, exact, from, to].every((f) => f === undefined);
+    const cut = keys.length === 1 && others;
+    const unfiltered = keys.length === 0 && others;
+    const p = pageOf(q, cut || unfiltered ? Number.MAX_SAFE_INTEGER : undefined);
     for (const k of keys)
       w.and(
         inLookup({
@@ -123,32 +127,29 @@ const txs: Handler = (ctx) =>
         }),
       );
     let offsetSql = cut ? "" : `OFFSET ${p.offset}`;
-    // No filter: seek straight to the page through the blocks' running tx counts. The blocks that
-    // hold the page's rows (positions pos down to pos - limit) bound the heights read, so a deep
-    // page costs what the first one does. (No FINAL there: a replayed block has the same counts.)
-    if (
-      keys.length === 0 &&
-      evm === undefined &&
-      exact === undefined &&
-      from === undefined &&
-      to === undefined &&
-      sort.desc &&
-      p.offset > 0
-    ) {
-      const pos = st.txsTotal - 1 - p.offset;
-      if (pos < 0) return { docs: [], hasNext: false, limit: p.limit, page: p.page };
-      const low = Math.max(0, pos - p.limit);
+    // No filter: seek straight to the page through the blocks' running tx counts, newest first or
+    // oldest first. The blocks that hold the page's rows (positions first to first ∓ limit) bound
+    // the heights read, so a deep page costs what the first one does. (No FINAL there: a replayed
+    // block has the same counts.)
+    if (unfiltered && p.offset > 0) {
+      const first = sort.desc ? st.txsTotal - 1 - p.offset : p.offset;
+      if (first < 0 || first >= st.txsTotal)
+        return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      const [low, high] = sort.desc
+        ? [Math.max(0, first - p.limit), first]
+        : [first, Math.min(st.txsTotal - 1, first + p.limit)];
       // The blocks' scan is bounded by the heights that hold those positions (tx-positions.ts).
-      const near = yield* txPositionHeights(db, st, low, pos);
-      const [span] = yield* db.query<{ lo: string; hi: string; before: string; n: string }>(
-        "SELECT min(height) AS lo, max(height) AS hi, argMax(txs_before, height) AS before, count() AS n FROM {db}.blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64} AND tx_count > 0 AND txs_before <= {pos:UInt64} AND txs_before + tx_count > {low:UInt64}",
-        { pos, low, from: near?.from ?? 0, to: Math.min(near?.to ?? st.height, st.height) },
+      const near = yield* txPositionHeights(db, st, low, high);
+      const [span] = yield* db.query<{ lo: string; hi: string; at: string; n: string }>(
+        `SELECT min(height) AS lo, max(height) AS hi, ${sort.desc ? "argMax" : "argMin"}(txs_before, height) AS at, count() AS n FROM {db}.blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64} AND tx_count > 0 AND txs_before <= {high:UInt64} AND txs_before + tx_count > {low:UInt64}`,
+        { high, low, from: near?.from ?? 0, to: Math.min(near?.to ?? st.height, st.height) },
       );
       if (span && Number(span.n) > 0) {
-        const hi = Number(span.hi);
+        // The page's first row: in the block at its end (hi newest first, lo oldest first).
+        const edge = Number(sort.desc ? span.hi : span.lo);
         w.and(
           (b) =>
-            `height BETWEEN ${b("UInt64", Number(span.lo))} AND ${b("UInt64", hi)} AND (height, idx) <= (${b("UInt64", hi)}, ${b("UInt32", pos - Number(span.before))})`,
+            `height BETWEEN ${b("UInt64", Number(span.lo))} AND ${b("UInt64", Number(span.hi))} AND (height, idx) ${sort.desc ? "<=" : ">="} (${b("UInt64", edge)}, ${b("UInt32", first - Number(span.at))})`,
         );
         offsetSql = "";
       }

@@ -39,7 +39,6 @@ const eventLogs: Handler = (ctx) =>
   Effect.gen(function* () {
     const db = yield* Db;
     const q = ctx.query as Query;
-    const p = pageOf(q);
     const sort = sortOf(q, SORTS.eventLogs, "-blockNumber");
     const st = yield* db.state;
     const w = new Where().and((b) => `block_number <= ${b("UInt64", st.height)}`);
@@ -58,6 +57,7 @@ const eventLogs: Handler = (ctx) =>
     w.eq("tx_log_index", "UInt32", ti);
     // One key and no other filter: the page is cut from the index (lookup-page.ts).
     const cut = keys.length === 1 && bn === undefined && ti === undefined;
+    const p = pageOf(q, cut ? Number.MAX_SAFE_INTEGER : undefined); // a cut page has no OFFSET
     const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
     for (const k of keys)
       w.and(
@@ -161,7 +161,6 @@ const transfers =
       const db = yield* Db;
       const { prefix } = yield* Settings;
       const q = ctx.query as Query;
-      const p = pageOf(q);
       const sort = sortOf(q, SORTS.transfers, "-blockNumber");
       const st = yield* db.state;
       const w = new Where().and((b) => `t.block_number <= ${b("UInt64", st.height)}`);
@@ -200,6 +199,7 @@ const transfers =
         keys.length === 1 &&
         ids.length === 0 &&
         [bn, type, sym, name].every((f) => f === undefined);
+      const p = pageOf(q, cut ? Number.MAX_SAFE_INTEGER : undefined); // a cut page has no OFFSET
       const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
       for (const k of keys)
         w.and(
@@ -249,6 +249,9 @@ const holders =
       return envelope(rows.map(holderRecord), p);
     });
 
+/** Inventory holds NFTs only: a contract that merely looked like one (sql/README.md) is left out. */
+const NFT_TYPES = "c.token_type IN ('CFC-721', 'ERC-1155')";
+
 const INVENTORY_SQL = `SELECT i.contract AS contract, i.token_id AS token_id, i.owner AS owner, i.token_uri AS token_uri, i.height AS height, i.time AS time,
     c.creator AS creator, c.token_type AS token_type, c.name AS name, c.symbol AS symbol,
     (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = i.contract AND token_id = i.token_id) AS transfers,
@@ -262,7 +265,7 @@ const inventory: Handler = (ctx) =>
     const q = ctx.query as Query;
     const p = pageOf(q);
     const sort = sortOf(q, SORTS.inventory, "-blockNumber");
-    const w = new Where().and("c.token_type IN ('CFC-721', 'ERC-1155')");
+    const w = new Where().and(NFT_TYPES);
     const ca = str(q, "contractAddress");
     if (ca !== undefined) w.eq("i.contract", "String", evmAddress(ca, "contractAddress"));
     const cr = str(q, "creatorAddress");
@@ -290,7 +293,7 @@ const inventoryItem: Handler = (ctx) =>
     if (!/^\d{1,78}$/.test(id))
       throw new BadRequest({ message: "tokenId must be a decimal integer" });
     const [row] = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
-      `${INVENTORY_SQL} WHERE i.contract = {c:String} AND i.token_id = {t:String}`,
+      `${INVENTORY_SQL} WHERE ${NFT_TYPES} AND i.contract = {c:String} AND i.token_id = {t:String}`,
       { c: contract, t: id },
     );
     if (!row) return yield* new NotFound({ message: `token ${id} of ${contract} not found` });
