@@ -1,4 +1,4 @@
-import type { RawBlockV1 } from "@explorer/raw-block";
+import { type RawBlockV1, touched } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { blockRecord, projectBlock } from "./blocks.ts";
 import { decToUnits } from "./dec-coins.ts";
@@ -243,6 +243,19 @@ describe("validator commission", () => {
       },
       { operator_address: "cosmosvaloper1b", height: b.height, denom: "", amount: "0" },
     ]);
+  });
+
+  it("tells the ingester to read every validator's commission where it changed without saying whose", () => {
+    const changed = (b: RawBlockV1) => touched(b, "cosmos").commissionChanged;
+    expect(changed(at("distribution withdraw-validator-commission"))).toBe(true);
+    for (const label of ["bank send", "staking delegate", "distribution withdraw-delegator-reward"])
+      expect(changed(at(label)), label).toBe(false);
+    const created = structuredClone(at("bank send"));
+    (created.comet.blockResults.finalize_block_events as unknown[]).push({
+      type: "create_validator",
+      attributes: [],
+    });
+    expect(changed(created)).toBe(true); // an operator address removed before may come back
   });
 
   it("reads a block whose record predates the readings as having none", () => {

@@ -25,10 +25,11 @@ export interface Touched {
   /** Whether to read the whole validator set at H. */
   readonly validatorsChanged: boolean;
   /**
-   * Whether commission was withdrawn at H. The `withdraw_commission` event does not name the
-   * validator, so every validator's commission is read (see RawBlockV1 `state.commission`).
+   * Whether to read every validator's commission at H (RawBlockV1 `state.commission`): when
+   * commission was withdrawn (the `withdraw_commission` event does not name the validator) or a
+   * validator was created (an operator address removed earlier may be reused).
    */
-  readonly commissionWithdrawn: boolean;
+  readonly commissionChanged: boolean;
   /** Consensus addresses (hex) of validators slashed at H: their delegators' balances changed. */
   readonly slashed: string[];
   /** Contracts created at H. */
@@ -128,7 +129,9 @@ export const touched = (b: Block, prefix: string): Touched => {
   const validatorsChanged =
     events.some((e) => VALIDATOR_EVENTS.has(str(e.type))) ||
     arr(b.comet.blockResults.validator_updates).length > 0;
-  const commissionWithdrawn = events.some((e) => e.type === "withdraw_commission");
+  const commissionChanged = events.some(
+    (e) => e.type === "withdraw_commission" || e.type === "create_validator",
+  );
 
   const evmTxs = arr(b.evm.block?.transactions).map(obj);
   const traces = b.evm.traces?.map((t) => obj(t).result as unknown as Frame | undefined) ?? null;
@@ -247,7 +250,7 @@ export const touched = (b: Block, prefix: string): Touched => {
   return {
     accounts: [...accounts].sort(),
     validatorsChanged,
-    commissionWithdrawn,
+    commissionChanged,
     slashed: [...new Set(slashed)].sort(),
     created,
     tokens,

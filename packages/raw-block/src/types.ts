@@ -46,7 +46,7 @@ export interface RawBlockV1 {
     /**
      * Commission not yet withdrawn (distribution `validators/{v}/commission`: decimal coins) of
      * every validator in `validators`, by operator address, when read at H: on the ingester's first
-     * height, every 1,000 heights, and at a height with a `withdraw_commission` event. Between
+     * height, every 1,000 heights, and at a height with a `withdraw_commission` or `create_validator` event. Between
      * reads, the `commission` events of each block add to it. Absent from records written before
      * it existed.
      */

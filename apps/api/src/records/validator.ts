@@ -16,24 +16,20 @@ interface StakingValidator {
 
 /**
  * Each validator's commission not yet withdrawn at the projected height, as the node gives it
- * (decimal coins, `validators/{v}/commission`): its last reading plus what was allocated to it
- * after (sql/012_validator_commission.sql). Heights above the projected one (mid-batch) are left
- * out. Without a reading, the allocations since the log's first block.
+ * (decimal coins, `validators/{v}/commission`): its amount in the last reading (a reading covers
+ * every validator of its height) plus what was allocated to it after, up to the projected height
+ * (sql/012_validator_commission.sql). Without any reading, the allocations since the log's start.
  */
 const unclaimedCommission = (top: number) =>
   Effect.gen(function* () {
     const db = yield* Db;
     const rows = yield* db.query<{ operator_address: string; denom: string; amount: string }>(
-      `WITH last AS (SELECT operator_address, max(height) AS at FROM {db}.validator_commission_readings WHERE height <= {top:UInt64} GROUP BY operator_address)
+      `WITH (SELECT max(height) FROM {db}.validator_commission_readings WHERE height <= {top:UInt64}) AS r
        SELECT operator_address, denom, toString(sum(amount)) AS amount FROM (
-         SELECT r.operator_address, r.denom, r.amount FROM {db}.validator_commission_readings AS r FINAL
-           INNER JOIN last ON last.operator_address = r.operator_address AND last.at = r.height
+         SELECT operator_address, denom, amount FROM {db}.validator_commission_readings FINAL WHERE height = r
          UNION ALL
-         SELECT c.operator_address, c.denom, c.amount FROM {db}.validator_commission AS c FINAL
-           LEFT JOIN last ON last.operator_address = c.operator_address
-           WHERE c.height > last.at AND c.height <= {top:UInt64}
-       ) WHERE denom != '' GROUP BY operator_address, denom ORDER BY operator_address, denom
-       SETTINGS join_use_nulls = 0`,
+         SELECT operator_address, denom, amount FROM {db}.validator_commission FINAL WHERE height > r AND height <= {top:UInt64}
+       ) WHERE denom != '' GROUP BY operator_address, denom ORDER BY operator_address, denom`,
       { top },
     );
     const out = new Map<string, { denom: string; amount: string }[]>();

@@ -110,13 +110,13 @@ const txs: Handler = (ctx) =>
     }
     const evm = bool(q, "existsEVM");
     if (evm !== undefined) w.eq("is_evm", "UInt8", evm ? 1 : 0);
-    // One index and no other filter: the page is cut from the index (lookup-page.ts). No filter
-    // at all: the page is found through the blocks' running tx counts (below). Either way no
-    // OFFSET is read, so any page is allowed; other filters bound it (list.ts).
+    // One index and no other filter: the page is cut from the index (lookup-page.ts), a walk over
+    // its entries up to the page, bounded as an OFFSET is (list.ts). No filter at all: the page is
+    // found through the blocks' running tx counts (below), the same cost at any depth: no bound.
     const others = [evm, exact, from, to].every((f) => f === undefined);
     const cut = keys.length === 1 && others;
     const unfiltered = keys.length === 0 && others;
-    const p = pageOf(q, cut || unfiltered ? Number.MAX_SAFE_INTEGER : undefined);
+    const p = pageOf(q, unfiltered ? Number.MAX_SAFE_INTEGER : undefined);
     for (const k of keys)
       w.and(
         inLookup({
@@ -144,15 +144,17 @@ const txs: Handler = (ctx) =>
         `SELECT min(height) AS lo, max(height) AS hi, ${sort.desc ? "argMax" : "argMin"}(txs_before, height) AS at, count() AS n FROM {db}.blocks WHERE height BETWEEN {from:UInt64} AND {to:UInt64} AND tx_count > 0 AND txs_before <= {high:UInt64} AND txs_before + tx_count > {low:UInt64}`,
         { high, low, from: near?.from ?? 0, to: Math.min(near?.to ?? st.height, st.height) },
       );
-      if (span && Number(span.n) > 0) {
-        // The page's first row: in the block at its end (hi newest first, lo oldest first).
-        const edge = Number(sort.desc ? span.hi : span.lo);
-        w.and(
-          (b) =>
-            `height BETWEEN ${b("UInt64", Number(span.lo))} AND ${b("UInt64", Number(span.hi))} AND (height, idx) ${sort.desc ? "<=" : ">="} (${b("UInt64", edge)}, ${b("UInt32", first - Number(span.at))})`,
-        );
-        offsetSql = "";
-      }
+      // No block holds those positions (a table set being rebuilt): nothing to read, and never an
+      // OFFSET that deep.
+      if (!span || Number(span.n) === 0)
+        return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      // The page's first row: in the block at its end (hi newest first, lo oldest first).
+      const edge = Number(sort.desc ? span.hi : span.lo);
+      w.and(
+        (b) =>
+          `height BETWEEN ${b("UInt64", Number(span.lo))} AND ${b("UInt64", Number(span.hi))} AND (height, idx) ${sort.desc ? "<=" : ">="} (${b("UInt64", edge)}, ${b("UInt32", first - Number(span.at))})`,
+      );
+      offsetSql = "";
     }
     // height only because a raw read takes two columns (queryFields checks each row's width)
     const rows = yield* db.fields(

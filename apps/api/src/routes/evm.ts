@@ -57,7 +57,7 @@ const eventLogs: Handler = (ctx) =>
     w.eq("tx_log_index", "UInt32", ti);
     // One key and no other filter: the page is cut from the index (lookup-page.ts).
     const cut = keys.length === 1 && bn === undefined && ti === undefined;
-    const p = pageOf(q, cut ? Number.MAX_SAFE_INTEGER : undefined); // a cut page has no OFFSET
+    const p = pageOf(q);
     const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
     for (const k of keys)
       w.and(
@@ -199,7 +199,7 @@ const transfers =
         keys.length === 1 &&
         ids.length === 0 &&
         [bn, type, sym, name].every((f) => f === undefined);
-      const p = pageOf(q, cut ? Number.MAX_SAFE_INTEGER : undefined); // a cut page has no OFFSET
+      const p = pageOf(q);
       const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
       for (const k of keys)
         w.and(

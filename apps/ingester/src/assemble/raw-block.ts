@@ -86,7 +86,7 @@ export const assembleRawBlock = async (
 
   // Phase 2: the state of what it touched. A slash changes the balances of the validator's
   // delegators without touching them: they are read too.
-  const readCommission = opts.readValidators === true || t.commissionWithdrawn;
+  const readCommission = opts.readValidators === true || t.commissionChanged;
   const validatorSet =
     t.validatorsChanged || readCommission || t.slashed.length > 0
       ? await r.rest.validators(h)
@@ -122,7 +122,7 @@ export const assembleRawBlock = async (
     state: {
       accounts: sorted<AccountState>(accountList.map((a, i) => [a, accounts[i]!] as const)),
       validators: validatorSet,
-      commission: commission && sorted(operators.map((op, i) => [op, commission[i]!] as const)),
+      commission: commission && Object.fromEntries(operators.map((op, i) => [op, commission[i]!])),
       ...chain,
     },
     contracts,
