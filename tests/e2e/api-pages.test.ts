@@ -1,3 +1,4 @@
+import { toBech32 } from "@cosmjs/encoding";
 import { keyFromMnemonic } from "@explorer/chain";
 import { testAccounts } from "@explorer/infra";
 import { ensureCurrentSet } from "@explorer/store";
@@ -183,5 +184,32 @@ describe("inventory holds NFTs only", () => {
       docs: unknown[];
     };
     expect(list.docs).toEqual([]);
+  });
+});
+
+describe("validators the chain removed", () => {
+  it("are neither listed, nor answered, nor counted", async () => {
+    // What a validator the chain removed leaves: its last row, older than the last reading of the
+    // whole set (which wrote a row for every validator still there).
+    const removed = toBech32("cosmosvaloper", new Uint8Array(20).fill(7));
+    const account = toBech32("cosmos", new Uint8Array(20).fill(7));
+    const record = JSON.stringify({
+      operator_address: removed,
+      status: "BOND_STATUS_UNBONDED",
+      jailed: false,
+      tokens: "0",
+    });
+    await command(
+      `INSERT INTO {db}.validators VALUES ('${removed}', '${"07".repeat(20).toUpperCase()}', '${account}', 1, 0, 'BOND_STATUS_UNBONDED', 0, '${record}')`,
+    );
+    const json = async (path: string) =>
+      (await fetch(`${bases.once}${path}`)).json() as Promise<any>;
+    const listed = (await json("/validators?limit=100")).docs.map(
+      (v: any) => v.validator.operator_address,
+    );
+    expect(listed).toHaveLength(2); // the scenario's two
+    expect(listed).not.toContain(removed);
+    expect((await fetch(`${bases.once}/validators/${removed}`)).status).toBe(404);
+    expect((await json("/stat")).totalValidators).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { Db } from "../db.ts";
+import { CURRENT_VALIDATORS } from "./validator.ts";
 
 export interface AddressRow {
   address: string;
@@ -20,7 +21,7 @@ export const isoTime = (t: string): string => (t.includes("T") ? t : `${t.replac
 
 export const validatorAccounts = Effect.gen(function* () {
   const rows = yield* (yield* Db).query<{ account: string }>(
-    "SELECT account FROM {db}.validators FINAL",
+    `SELECT account FROM ${CURRENT_VALIDATORS}`,
   );
   return new Set(rows.map((r) => r.account));
 });

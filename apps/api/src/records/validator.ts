@@ -15,6 +15,14 @@ interface StakingValidator {
 }
 
 /**
+ * The validators that exist: the ingester reads the whole set whenever it reads it (every row
+ * then gets that height), so a validator whose latest row is older was no longer in the set: the
+ * chain removed it (unbonded with no delegations left). As a table expression for FROM.
+ */
+export const CURRENT_VALIDATORS =
+  "(SELECT * FROM {db}.validators FINAL WHERE height = (SELECT max(height) FROM {db}.validators))";
+
+/**
  * Each validator's commission not yet withdrawn at the projected height, as the node gives it
  * (decimal coins, `validators/{v}/commission`): its amount in the last reading (a reading covers
  * every validator of its height) plus what was allocated to it after, up to the projected height
@@ -59,7 +67,7 @@ export const validatorRecords = (w: Where) =>
       missed: string;
     }>(
       `SELECT v.operator_address, v.account, v.cons_address, v.record, toString(countIf(s.signed = 1)) AS signed, toString(countIf(s.signed = 0)) AS missed
-       FROM (SELECT * FROM {db}.validators FINAL ${w.sql}) AS v
+       FROM (SELECT * FROM ${CURRENT_VALIDATORS} ${w.sql}) AS v
        LEFT JOIN (SELECT cons_address, signed FROM {db}.validator_signatures FINAL) AS s ON s.cons_address = v.cons_address
        GROUP BY v.operator_address, v.account, v.cons_address, v.record`,
       w.params,

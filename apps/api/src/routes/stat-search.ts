@@ -10,7 +10,7 @@ import { type AddressRow, addressRecord, validatorAccounts } from "../records/ad
 import { proposerMap, withProposer } from "../records/block.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
 import { txByHash } from "../records/point-reads.ts";
-import { validatorRecords } from "../records/validator.ts";
+import { CURRENT_VALIDATORS, validatorRecords } from "../records/validator.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -32,7 +32,7 @@ const stat: Handler = () =>
       community_pool: string;
     }>("SELECT * FROM {db}.chain_state FINAL WHERE height = {h:UInt64}", { h: st.height });
     const [vals] = yield* db.query<{ total: string; active: string }>(
-      "SELECT toString(count()) AS total, toString(countIf(status = 'BOND_STATUS_BONDED' AND jailed = 0)) AS active FROM {db}.validators FINAL",
+      `SELECT toString(count()) AS total, toString(countIf(status = 'BOND_STATUS_BONDED' AND jailed = 0)) AS active FROM ${CURRENT_VALIDATORS}`,
     );
     const supply = cs
       ? ((JSON.parse(cs.supply) as { denom: string; amount: string }[]).find(
