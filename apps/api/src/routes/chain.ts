@@ -133,8 +133,7 @@ const txs: Handler = (ctx) =>
     // block has the same counts.)
     if (unfiltered && p.offset > 0) {
       const first = sort.desc ? st.txsTotal - 1 - p.offset : p.offset;
-      if (first < 0 || first >= st.txsTotal)
-        return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      if (first < 0 || first >= st.txsTotal) return envelope([], p);
       const [low, high] = sort.desc
         ? [Math.max(0, first - p.limit), first]
         : [first, Math.min(st.txsTotal - 1, first + p.limit)];
@@ -146,8 +145,7 @@ const txs: Handler = (ctx) =>
       );
       // No block holds those positions (a table set being rebuilt): nothing to read, and never an
       // OFFSET that deep.
-      if (!span || Number(span.n) === 0)
-        return { docs: [], hasNext: false, limit: p.limit, page: p.page };
+      if (!span || Number(span.n) === 0) return envelope([], p);
       // The page's first row: in the block at its end (hi newest first, lo oldest first).
       const edge = Number(sort.desc ? span.hi : span.lo);
       w.and(
