@@ -382,7 +382,7 @@ describe("stream: one address per connection", () => {
       if (text.startsWith("0")) ws.send("40"); // open: join the main namespace
       if (text === "2") ws.send("3"); // ping
     });
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 20_000))]);
     ws.terminate();
     const event = frames.find((f) => f.startsWith("42"));
     expect(event, frames.join(" | ")).toBeDefined();
