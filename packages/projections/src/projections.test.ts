@@ -104,6 +104,27 @@ describe("transactions", () => {
     expect(m.data.chain_id).toBe("262144");
   });
 
+  it("an EVM message's @type names its transaction type: legacy, EIP-2930, 1559, 4844, 7702", () => {
+    const b = at("evm EIP-1559 value transfer");
+    const evmHash = hashOf("evm EIP-1559 value transfer");
+    const typeOf = (type: string | undefined) => {
+      const raw = structuredClone(b);
+      const tx = (raw.evm.block!.transactions as { hash: string; type?: string }[]).find(
+        (t) => t.hash === evmHash,
+      )!;
+      if (type === undefined) delete tx.type;
+      else tx.type = type;
+      const row = projectTxs(raw, ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
+      return JSON.parse(row.record).body.messages[0].data["@type"];
+    };
+    expect(typeOf("0x0")).toBe("/cosmos.evm.vm.v1.LegacyTx");
+    expect(typeOf(undefined)).toBe("/cosmos.evm.vm.v1.LegacyTx");
+    expect(typeOf("0x1")).toBe("/cosmos.evm.vm.v1.AccessListTx");
+    expect(typeOf("0x2")).toBe("/cosmos.evm.vm.v1.DynamicFeeTx");
+    expect(typeOf("0x3")).toBe("/cosmos.evm.vm.v1.BlobTx");
+    expect(typeOf("0x4")).toBe("/cosmos.evm.vm.v1.SetCodeTx");
+  });
+
   it("a reverted EVM tx has code 1 (receipt status 0), a failed Cosmos tx its own code", () => {
     const reverted = projectTxs(at("evm reverted call (reason)"), ctx).txs.find((t) =>
       t.evm_hashes.includes(hashOf("evm reverted call (reason)")),

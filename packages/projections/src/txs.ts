@@ -109,10 +109,13 @@ const logsOf = (events: JsonObject[]) => {
     .map(([msg_index, events]) => ({ msg_index, events }));
 };
 
+/** go-ethereum's names of the typed transactions; a type after these is labelled as a fee-market one. */
 const EVM_TX_TYPES: Record<string, string> = {
   "0x0": "LegacyTx",
   "0x1": "AccessListTx",
   "0x2": "DynamicFeeTx",
+  "0x3": "BlobTx",
+  "0x4": "SetCodeTx",
 };
 
 /** The SPEC's EVM message, from the EVM transaction as the JSON-RPC gives it (exact fields and values). */
