@@ -27,13 +27,14 @@ declare module "vitest" {
   }
 }
 
+const log = (m: string) => process.stderr.write(`[setup] ${m}\n`);
+
 /**
  * Starts what the end-to-end tests need, unless it already runs: the reference chain, NATS with
  * JetStream, the NFT metadata server; then runs the scenario once. What this started, it stops
  * (EXPLORER_KEEP_CHAIN=1 keeps the chain and NATS running for a look afterwards).
  */
 export default async function setup(project: TestProject) {
-  const log = (m: string) => process.stderr.write(`[setup] ${m}\n`);
   const startedChain = !isNodeRunning(0);
   const startedNats = !isNatsRunning();
   await chainStart();
@@ -66,6 +67,18 @@ export default async function setup(project: TestProject) {
     log("reusing the scenario result and log of an earlier run (EXPLORER_REUSE_SCENARIO=1)");
     return stop;
   }
+  // A failed setup stops what it started too: vitest calls the teardown only when setup returns.
+  return prepare(project, logDir).then(
+    () => stop,
+    async (e: unknown) => {
+      await stop();
+      throw e;
+    },
+  );
+}
+
+/** Runs the scenario once and ingests its heights into `logDir`. */
+async function prepare(project: TestProject, logDir: string): Promise<void> {
   const t0 = Date.now();
   const scenario = await runScenario(configFromEnv(), () => {});
   log(
@@ -90,5 +103,4 @@ export default async function setup(project: TestProject) {
   log(
     `ingested heights 1..${scenario.toHeight} into ${logDir} (${Math.round((Date.now() - t1) / 1000)} s)`,
   );
-  return stop;
 }

@@ -7,12 +7,13 @@ import {
   StargateClient,
   setupAuthExtension,
 } from "@cosmjs/stargate";
-import { type CometClient, connectComet } from "@cosmjs/tendermint-rpc";
+import type { CometClient } from "@cosmjs/tendermint-rpc";
 import { BaseAccount } from "cosmjs-types/cosmos/auth/v1beta1/auth";
 import { PubKey } from "cosmjs-types/cosmos/crypto/secp256k1/keys";
 import { MsgUnjail } from "cosmjs-types/cosmos/slashing/v1beta1/tx";
 import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
 import { SignDoc, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
+import { connectCometRetrying } from "./comet-rpc.ts";
 import { ETH_SECP256K1_PUBKEY, type EthKey, signEthSecp256k1 } from "./keys.ts";
 
 /** Every Cosmos message type the explorer knows, for encoding and decoding transactions. */
@@ -49,7 +50,7 @@ export class CosmosTxClient {
     denom: string;
     gasPrice?: bigint;
   }): Promise<CosmosTxClient> {
-    const comet = await connectComet(opts.rpcUrl);
+    const comet = await connectCometRetrying(opts.rpcUrl);
     const stargate = StargateClient.create(comet);
     const query = QueryClient.withExtensions(comet, setupAuthExtension);
     const chainId = await stargate.getChainId();
