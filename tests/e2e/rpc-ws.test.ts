@@ -159,9 +159,10 @@ describe("subscriptions over WebSocket", () => {
     await watched.on("Pong", (n: bigint) => events.push(n));
     const contract = new Contract(emitter.address, emitter.abi as never, emitter.wallet);
     await (await contract.getFunction("emitMany")(3, encodeBytes32String("ethers"))).wait();
-    await waitFor(() => blocks.length >= 2 && events.length >= 3, 20_000);
+    await waitFor(() => blocks.length >= 2 && events.length >= 3, 60_000);
     expect(events.slice(0, 3)).toEqual([0n, 1n, 2n]);
-    expect(blocks[1]).toBe(blocks[0]! + 1);
+    // Increasing, not always consecutive: the node skips heads under load (rpc-ws-fuzz.test.ts).
+    expect(blocks[1]).toBeGreaterThan(blocks[0]!);
     await ws.destroy();
     await waitFor(() => proxy.hub.stats().clients === 0);
   });

@@ -59,9 +59,9 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
     await new Promise((r) => cold.once("exit", r));
 
     const warm = startService(dataDir, port);
-    const again = await waitLatest(port, 10_000);
+    const again = await waitLatest(port, 60_000);
     expect(again.block.height).toBeGreaterThanOrEqual(first.block.height);
     warm.kill("SIGTERM");
     await new Promise((r) => warm.once("exit", r));
-  }, 120_000);
+  }, 180_000);
 });

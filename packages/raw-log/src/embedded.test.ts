@@ -30,15 +30,22 @@ describe("embedded log crash safety", () => {
       import { EmbeddedLog } from ${JSON.stringify(new URL("./embedded.ts", import.meta.url).pathname)};
       const log = EmbeddedLog.open({ dir: ${JSON.stringify(dir)} });
       let h = ((await log.lastHeight()) ?? 0) + 1;
+      await log.appendBlock(h++, new Uint8Array(4096 + (h % 7) * 1000).fill(h % 256));
+      process.stdout.write("appending\\n");
       for (;;) await log.appendBlock(h++, new Uint8Array(4096 + (h % 7) * 1000).fill(h % 256));
     `;
     for (let round = 0; round < 5; round++) {
       const child = spawn(
         process.execPath,
         ["--import", "tsx", "--input-type=module", "-e", script],
-        { stdio: "ignore" },
+        { stdio: ["ignore", "pipe", "ignore"] },
       );
-      await new Promise((r) => setTimeout(r, 400 + Math.random() * 400));
+      // Killed while appending: after its first append (starting node can take seconds on a busy host).
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the writer did not start")), 60_000);
+        child.stdout!.once("data", () => resolve(clearTimeout(timer)));
+      });
+      await new Promise((r) => setTimeout(r, Math.random() * 400));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
     }
@@ -54,7 +61,7 @@ describe("embedded log crash safety", () => {
     }
     expect(expected - 1).toBe(last);
     await log.close();
-  }, 30_000);
+  }, 180_000);
 
   it("refuses a second process while the first holds the log", async () => {
     const dir = join(root, "locked");

@@ -125,7 +125,7 @@ describe("metadata fetch: limits", () => {
     expect(hits.filter((h) => h === "/slow")).toHaveLength(2);
     const flaky = await fetchMetadata(`http://127.0.0.1:${port}/flaky`, "1", allow);
     expect(flaky).toEqual({ metadata: { ok: true }, error: null });
-  });
+  }, 30_000);
 
   it("refuses other schemes and documents that are not JSON objects; decodes data: locally", async () => {
     for (const uri of ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/"])
