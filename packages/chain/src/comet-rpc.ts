@@ -12,6 +12,8 @@ type Request = Parameters<RpcClient["execute"]>[0];
 /** undici's and Node's codes for a connection the other side closed while the request went out. */
 const CLOSED = new Set(["UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNRESET", "EPIPE"]);
 
+const ATTEMPTS = 3;
+
 const closedUnder = (e: unknown): boolean => {
   const code = (e as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === "string" && CLOSED.has(code);
@@ -25,10 +27,7 @@ const closedUnder = (e: unknown): boolean => {
 export class RetryingHttpClient implements RpcClient {
   private readonly http: HttpClient;
 
-  constructor(
-    url: string,
-    private readonly attempts = 3,
-  ) {
+  constructor(url: string) {
     this.http = new HttpClient(url);
   }
 
@@ -38,7 +37,7 @@ export class RetryingHttpClient implements RpcClient {
       try {
         return await this.http.execute(request);
       } catch (e) {
-        if (once || attempt >= this.attempts || !closedUnder(e)) throw e;
+        if (once || attempt >= ATTEMPTS || !closedUnder(e)) throw e;
         await new Promise((r) => setTimeout(r, 50 * attempt));
       }
     }
