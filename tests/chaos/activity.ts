@@ -1,6 +1,7 @@
 import { keyFromMnemonic } from "@explorer/chain";
 import { testAccounts } from "@explorer/infra";
-import { Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet } from "ethers";
+import { Contract, ContractFactory, JsonRpcProvider, Wallet } from "ethers";
+import { SteadyWallet } from "../lib/wallet.ts";
 import { compileFile } from "../scenario/compile.ts";
 import { waitReceipt } from "../scenario/send.ts";
 
@@ -11,8 +12,9 @@ import { waitReceipt } from "../scenario/send.ts";
  */
 export const startActivity = async (evmRpc: string): Promise<() => Promise<number>> => {
   const provider = new JsonRpcProvider(evmRpc, undefined, { staticNetwork: true });
-  const judy = new NonceManager(
-    new Wallet(keyFromMnemonic(testAccounts.judy.mnemonic, "cosmos").privateKey, provider),
+  const judy = new SteadyWallet(
+    keyFromMnemonic(testAccounts.judy.mnemonic, "cosmos").privateKey,
+    provider,
   );
   const token = compileFile("TestToken.sol").find((a) => a.name === "TestToken");
   if (!token) throw new Error("TestToken not compiled");
@@ -37,7 +39,8 @@ export const startActivity = async (evmRpc: string): Promise<() => Promise<numbe
           );
         sent++;
       } catch {
-        judy.reset(); // a nonce race after a failure: ask the node again
+        // the node down or restarting: the next one goes when it is back (a refused nonce is
+        // signed again by the wallet itself)
       }
       await new Promise((r) => setTimeout(r, 300));
     }

@@ -30,6 +30,7 @@ import {
   startBareProxy,
   startRpcServer,
 } from "../lib/rpc-fixture.ts";
+import { SteadyWallet } from "../lib/wallet.ts";
 
 /**
  * Issue 8: the JSON-RPC proxy in front of the reference node, with ethers and viem as clients;
@@ -90,7 +91,7 @@ describe("ethers through the proxy", () => {
   });
 
   it("a raw transaction sent through the proxy lands, and its receipt is the node's", async () => {
-    const wallet = new Wallet(heidiKey().privateKey, viaProxy);
+    const wallet = new SteadyWallet(heidiKey().privateKey, viaProxy);
     const tx = await wallet.sendTransaction({ to: Wallet.createRandom().address, value: 12345n });
     const receipt = await tx.wait();
     expect(receipt?.status).toBe(1);

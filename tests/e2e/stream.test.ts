@@ -6,12 +6,13 @@ import { fileURLToPath } from "node:url";
 import { CosmosTxClient, keyFromMnemonic } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { MsgSend } from "cosmjs-types/cosmos/bank/v1beta1/tx";
-import { JsonRpcProvider, Wallet } from "ethers";
+import { JsonRpcProvider } from "ethers";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "../lib/ingester-process.ts";
 import { freePort } from "../lib/net.ts";
 import { spawnTs } from "../lib/spawn-ts.ts";
+import { SteadyWallet } from "../lib/wallet.ts";
 
 /**
  * Issue 6 (in part): the all-in-one service follows the reference chain (ingester → log →
@@ -118,7 +119,8 @@ describe("stream", () => {
       },
     ]);
     cosmos.disconnect();
-    const wallet = new Wallet(
+    // right after judy's bank send: the node's pending count may not have it yet
+    const wallet = new SteadyWallet(
       keyFromMnemonic(testAccounts.judy.mnemonic, "cosmos").privateKey,
       new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true }),
     );

@@ -2,13 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { keyFromMnemonic } from "@explorer/chain";
 import { testAccounts } from "@explorer/infra";
-import {
-  Contract,
-  ContractFactory,
-  encodeBytes32String,
-  type JsonRpcProvider,
-  Wallet,
-} from "ethers";
+import { Contract, ContractFactory, encodeBytes32String, type JsonRpcProvider } from "ethers";
+import { SteadyWallet } from "./wallet.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -52,16 +47,13 @@ export const receiptOf = async (provider: JsonRpcProvider, hash: string) => {
  * heights its txs landed in.
  */
 export const deployAndEmit = async (provider: JsonRpcProvider, rounds: number[]) => {
-  const wallet = new Wallet(heidiKey().privateKey, provider);
+  const wallet = new SteadyWallet(heidiKey().privateKey, provider);
   const { abi, bytecode } = compileEmitter();
   const contract = await new ContractFactory(abi as never, bytecode, wallet).deploy();
   const deployed = await receiptOf(provider, contract.deploymentTransaction()!.hash);
   const emitter = new Contract(await contract.getAddress(), abi as never, wallet);
-  // Right after a block the node may still count the deployment as pending: never reuse its nonce.
-  let nonce = Math.max(
-    await provider.getTransactionCount(wallet.address, "pending"),
-    contract.deploymentTransaction()!.nonce + 1,
-  );
+  // after the deployment's nonce even where the node's pending count lags (SteadyWallet)
+  let nonce = await wallet.getNonce("pending");
   const sent = await Promise.all(
     rounds.map((count, i) =>
       emitter.getFunction("emitMany")(count, encodeBytes32String(`round-${i}`), { nonce: nonce++ }),

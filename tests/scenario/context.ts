@@ -6,7 +6,8 @@ import {
   type TestAccountName,
   testAccounts,
 } from "@explorer/infra";
-import { JsonRpcProvider, Wallet } from "ethers";
+import { JsonRpcProvider } from "ethers";
+import { SteadyWallet } from "../lib/wallet.ts";
 
 /** One transaction the scenario sent, and what it meant to happen. */
 export interface Sent {
@@ -49,7 +50,7 @@ export interface Ctx {
   readonly cosmos: CosmosTxClient;
   readonly provider: JsonRpcProvider;
   readonly keys: Record<TestAccountName, EthKey>;
-  readonly wallets: Record<TestAccountName, Wallet>;
+  readonly wallets: Record<TestAccountName, SteadyWallet>;
   readonly sent: Sent[];
   log(msg: string): void;
 }
@@ -65,8 +66,8 @@ export const connect = async (cfg: ScenarioConfig, log: (msg: string) => void): 
     names.map((n) => [n, keyFromMnemonic(testAccounts[n].mnemonic, cfg.prefix)]),
   ) as Record<TestAccountName, EthKey>;
   const wallets = Object.fromEntries(
-    names.map((n) => [n, new Wallet(keys[n].privateKey, provider)]),
-  ) as Record<TestAccountName, Wallet>;
+    names.map((n) => [n, new SteadyWallet(keys[n].privateKey, provider)]),
+  ) as Record<TestAccountName, SteadyWallet>;
   return { cfg, cosmos, provider, keys, wallets, sent: [], log };
 };
 
