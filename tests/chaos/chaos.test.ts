@@ -135,6 +135,12 @@ describe("faults during a live run", () => {
               );
           }
         }
+        await sleep(150);
+      }
+    })();
+    // The readiness probe runs on its own, so a slow API answer does not thin its samples.
+    const prober = (async () => {
+      while (watching) {
         // The phase when the probes leave: an answer that comes back after the node stopped may
         // have been given while it was still stopping.
         const asked = phase;
@@ -202,7 +208,7 @@ describe("faults during a live run", () => {
     const deadline = Date.now() + 180_000;
     while (seen.maxHeight < end && Date.now() < deadline) await sleep(500);
     watching = false;
-    await watcher;
+    await Promise.all([watcher, prober]);
     projectorApi.kill("SIGTERM");
     await exited(projectorApi);
     procs.delete(projectorApi);

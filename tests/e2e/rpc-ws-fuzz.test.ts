@@ -326,16 +326,18 @@ describe("JSON-RPC over WebSocket: hostile frames", () => {
 describe("afterwards", () => {
   it("the bystander got new heads throughout, in order, and still answers", async () => {
     // Not every head: cosmos/evm skips some under load (a direct subscription to the node sees
-    // the same gaps), so in order, none twice, and never 20 s without one.
+    // the same gaps), so in order, none twice, and never 45 s without one (a block every
+    // second, but a loaded host has stalled the chain for seconds).
     expect(heads.length).toBeGreaterThan(1);
-    expect(heads[0]!.at - fuzzStart).toBeLessThan(20_000);
+    const MAX_GAP_MS = 45_000;
+    expect(heads[0]!.at - fuzzStart).toBeLessThan(MAX_GAP_MS);
     for (let i = 1; i < heads.length; i++) {
       expect(heads[i]!.n, `head ${i}`).toBeGreaterThan(heads[i - 1]!.n);
       expect(heads[i]!.at - heads[i - 1]!.at, `gap before head ${heads[i]!.n}`).toBeLessThan(
-        20_000,
+        MAX_GAP_MS,
       );
     }
-    expect(Date.now() - heads.at(-1)!.at).toBeLessThan(20_000);
+    expect(Date.now() - heads.at(-1)!.at).toBeLessThan(MAX_GAP_MS);
     const n = bystander.messages.length;
     bystander.send(text('{"jsonrpc":"2.0","id":"last","method":"eth_blockNumber","params":[]}'));
     expect(
