@@ -80,7 +80,15 @@ export default async function setup(project: TestProject) {
 /** Runs the scenario once and ingests its heights into `logDir`. */
 async function prepare(project: TestProject, logDir: string): Promise<void> {
   const t0 = Date.now();
-  const scenario = await runScenario(configFromEnv(), () => {});
+  // One more run when the first fails: every suite needs the scenario, and a node's passing
+  // hiccup (a connection closed under a query) should not fail them all. The scenario is safe to
+  // run again on the same chain; a real fault fails the second run too.
+  const scenario = await runScenario(configFromEnv(), () => {}).catch((e: unknown) => {
+    log(
+      `the scenario failed; running it once more on the same chain. It said: ${String(e).slice(0, 4000)}`,
+    );
+    return runScenario(configFromEnv(), () => {});
+  });
   log(
     `scenario: ${scenario.sent.length} txs in heights ${scenario.fromHeight}..${scenario.toHeight} (${Math.round((Date.now() - t0) / 1000)} s)`,
   );
