@@ -83,11 +83,12 @@ async function prepare(project: TestProject, logDir: string): Promise<void> {
   // One more run when the first fails: every suite needs the scenario, and a node's passing
   // hiccup (a connection closed under a query) should not fail them all. The scenario is safe to
   // run again on the same chain; a real fault fails the second run too.
-  const scenario = await runScenario(configFromEnv(), () => {}).catch((e: unknown) => {
+  const run = () => runScenario(configFromEnv(), () => {});
+  const scenario = await run().catch((e: unknown) => {
     log(
       `the scenario failed; running it once more on the same chain. It said: ${String(e).slice(0, 4000)}`,
     );
-    return runScenario(configFromEnv(), () => {});
+    return run();
   });
   log(
     `scenario: ${scenario.sent.length} txs in heights ${scenario.fromHeight}..${scenario.toHeight} (${Math.round((Date.now() - t0) / 1000)} s)`,
