@@ -1,3 +1,7 @@
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { endpoints, nodePorts, referenceChain } from "@explorer/infra";
 import { receiptsFromResults } from "@explorer/ingester";
 import {
@@ -12,6 +16,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { exited, runIngester, startIngester } from "../lib/ingester-process.ts";
+import { listenLocal } from "../lib/net.ts";
 
 /**
  * Issue 3's acceptance: ingest the scenario's blocks cleanly into the embedded log; ingest them
@@ -147,4 +152,64 @@ describe("ingester: killed with SIGKILL five times, into JetStream", () => {
     for (let i = 0; i < clean.blocks.length; i++)
       expect(chaos.blocks[i], `height ${i + 1}`).toEqual(clean.blocks[i]);
   }, 600_000);
+});
+
+describe("ingester: following the head", () => {
+  const committed = async () =>
+    Number(
+      ((await (await fetch(`${e.cometRpc}/abci_info`)).json()) as any).result.response
+        .last_block_height,
+    );
+
+  // A list read at the node's latest height (balances, delegations, supply) can hold the next
+  // block's state (cosmos/iavl's live index, see ingest.ts), so the ingester waits for h + 1.
+  it("reads the state of a height only once the node has committed the next one", async () => {
+    // Between the ingester and the node's REST API: each read at a height, with the node's
+    // committed height when it arrived.
+    const reads: { height: number; committed: number; path: string }[] = [];
+    const { server, port } = await listenLocal(
+      createServer(async (req, res) => {
+        const header = req.headers["x-cosmos-block-height"];
+        const headers: Record<string, string> = {};
+        if (typeof header === "string") {
+          headers["x-cosmos-block-height"] = header;
+          reads.push({ height: Number(header), committed: await committed(), path: req.url ?? "" });
+        }
+        const r = await fetch(`${e.rest}${req.url}`, { headers });
+        res.writeHead(r.status, { "content-type": "application/json" });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      }),
+    );
+    const from = await committed();
+    const to = from + 20; // heights the node has not made yet: the ingester follows it
+    const dir = mkdtempSync(join(tmpdir(), "ingester-head-"));
+    try {
+      const code = await runIngester(
+        {
+          ...nodeEnv,
+          COSMOS_REST_URL: `http://127.0.0.1:${port}`,
+          LOG_BACKEND: "embedded",
+          LOG_DIR: dir,
+          START_HEIGHT: String(from - 2),
+          STOP_HEIGHT: String(to),
+          METADATA_FETCH: "false",
+        },
+        (l) => output.push(l),
+      );
+      expect(code, output.join("").slice(-3000)).toBe(0);
+    } finally {
+      server.close();
+    }
+    const log = EmbeddedLog.open({ dir });
+    const { blocks } = await readAll(log);
+    await log.close();
+    expect(blocks.map((b) => b.height)).toEqual(
+      Array.from({ length: to - from + 3 }, (_, i) => from - 2 + i),
+    );
+    expect(reads.filter((r) => r.committed <= r.height)).toEqual([]);
+    // It followed the node: the supply (a list read for every block) of several heights was read
+    // as soon as the next one was committed.
+    const supply = reads.filter((r) => r.path.startsWith("/cosmos/bank/v1beta1/supply"));
+    expect(supply.filter((r) => r.committed === r.height + 1).length).toBeGreaterThanOrEqual(3);
+  }, 120_000);
 });

@@ -10,7 +10,9 @@ import { makeProgress } from "./progress.ts";
 import { Log, Node } from "./services.ts";
 
 export const metrics = {
-  head: Metric.gauge("ingester_head_height", { description: "latest height the node reports" }),
+  head: Metric.gauge("ingester_head_height", {
+    description: "latest height the node has committed",
+  }),
   ingested: Metric.gauge("ingester_ingested_height", {
     description: "last height written to the log",
   }),
@@ -93,8 +95,11 @@ const preflight = (start: number, resuming: boolean) =>
           );
     const status = yield* reach(`CometBFT RPC ${node.comet.url}`, () => node.comet.status());
     yield* reach(`EVM JSON-RPC ${node.evm.url}`, () => node.evm.chainId());
+    const committed = yield* reach(`CometBFT RPC ${node.comet.url}`, () =>
+      node.comet.committedHeight(),
+    );
     yield* reach(`Cosmos REST ${node.rest.url}`, () =>
-      node.rest.blockTxs(Math.max(status.latestHeight, 1)),
+      node.rest.blockTxs(Math.max(committed - 1, 1)),
     );
     if (cfg.chainId && status.chainId !== cfg.chainId) {
       return yield* new BadSetup({
@@ -146,7 +151,8 @@ const lastBlockInLog = Effect.gen(function* () {
 /**
  * Follows the chain: from the log's last height + 1 (or START_HEIGHT on an empty log), assembles
  * RawBlocks with bounded concurrency and appends them strictly in height order; after each block,
- * the metadata step. Waits at the head; retries the node forever; never skips a height.
+ * the metadata step. Stays one block behind the node's committed height (see `waitForCommitted`);
+ * retries the node forever; never skips a height.
  */
 export const ingest = Effect.gen(function* () {
   const cfg = yield* IngestConfig;
@@ -169,14 +175,18 @@ export const ingest = Effect.gen(function* () {
     `ingesting ${status.chainId} from height ${start} (node at ${status.latestHeight}) into ${log.describe}`,
   );
 
-  const head = yield* Ref.make(status.latestHeight);
-  const waitForHeight = (h: number): Effect.Effect<void, NodeUnavailable | BadSetup> =>
+  // The node's committed height. Height h is read once the node has committed h + 1: asked for
+  // its latest version, cosmos/iavl iterates its live index ("fast nodes"), where the next block's
+  // commit lands before the version moves on (iavl v1 ImmutableTree.Iterator, SaveVersion), so a
+  // list read at the latest height (balances, delegations, supply) can hold the next block's state.
+  const head = yield* Ref.make(0);
+  const waitForCommitted = (h: number): Effect.Effect<void, NodeUnavailable | BadSetup> =>
     Effect.gen(function* () {
       while ((yield* Ref.get(head)) < h) {
-        const s = yield* retryNode(nodeCall("status", () => node.comet.status()));
-        yield* Ref.set(head, s.latestHeight);
-        yield* Metric.update(metrics.head, s.latestHeight);
-        if (s.latestHeight < h) yield* Effect.sleep(Duration.millis(cfg.pollMs));
+        const c = yield* retryNode(nodeCall("abci_info", () => node.comet.committedHeight()));
+        yield* Ref.set(head, c);
+        yield* Metric.update(metrics.head, c);
+        if (c < h) yield* Effect.sleep(Duration.millis(cfg.pollMs));
       }
     });
 
@@ -187,7 +197,7 @@ export const ingest = Effect.gen(function* () {
     Stream.mapEffect(
       (h) =>
         Effect.gen(function* () {
-          yield* waitForHeight(h);
+          yield* waitForCommitted(h + 1);
           const notes: string[] = [];
           const raw = yield* retryNode(
             nodeCall(`height ${h}`, () =>

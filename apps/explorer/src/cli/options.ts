@@ -444,7 +444,14 @@ export const ingestOptions: readonly Option[] = [
     "heights assembled at once while catching up",
     "<n>",
   ),
-  o("head-poll-ms", "HEAD_POLL_MS", "int", "250", "how often the node's head is polled", "<ms>"),
+  o(
+    "head-poll-ms",
+    "HEAD_POLL_MS",
+    "int",
+    "250",
+    "how often the node's committed height is polled",
+    "<ms>",
+  ),
   o("progress", "PROGRESS", "bool", "true", "print a progress line on a terminal"),
   o(
     "metadata-fetch",

@@ -54,6 +54,15 @@ export class CometReader {
     };
   }
 
+  /**
+   * The last height the application has committed (`abci_info`). `status` gives the block store's
+   * height, which is saved before the application has executed that block.
+   */
+  async committedHeight(): Promise<number> {
+    const r = await this.call<{ response: { last_block_height?: string } }>("abci_info");
+    return Number(r.response.last_block_height ?? 0);
+  }
+
   block = (h: number) => this.call("block", { height: String(h) });
   blockResults = (h: number) => this.call("block_results", { height: String(h) });
 
