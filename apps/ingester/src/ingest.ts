@@ -16,7 +16,9 @@ export const metrics = {
   ingested: Metric.gauge("ingester_ingested_height", {
     description: "last height written to the log",
   }),
-  lag: Metric.gauge("ingester_lag_blocks", { description: "head minus ingested" }),
+  lag: Metric.gauge("ingester_lag_blocks", {
+    description: "committed minus ingested (1 when keeping up)",
+  }),
   blocks: Metric.counter("ingester_blocks_total", {
     description: "blocks written to the log",
     incremental: true,

@@ -8,7 +8,10 @@ import { Log, Node } from "./services.ts";
 /** The ingester as a process: node → RawBlocks → log, until SIGINT/SIGTERM. */
 export const IngesterLive = Layer.mergeAll(Log.layer).pipe(Layer.provideMerge(Node.layer));
 
-/** Ready when the node and the log answer; reports the node's head and the lag behind it. */
+/**
+ * Ready when the node and the log answer; reports the node's committed height and the lag behind
+ * it (1 when the ingester keeps up: it reads a height once the next is committed).
+ */
 export const ingesterChecks = Effect.gen(function* () {
   const node = yield* Node;
   const log = yield* Log;
@@ -16,9 +19,9 @@ export const ingesterChecks = Effect.gen(function* () {
     {
       name: "node",
       check: async () => {
-        const { latestHeight } = await node.comet.status();
+        const head = await node.comet.committedHeight();
         const ingested = (await log.lastHeight().catch(() => undefined)) ?? 0;
-        return { url: node.comet.url, head: latestHeight, ingested, lag: latestHeight - ingested };
+        return { url: node.comet.url, head, ingested, lag: head - ingested };
       },
     },
     {
