@@ -171,13 +171,19 @@ describe("ingester: following the head", () => {
       createServer(async (req, res) => {
         const header = req.headers["x-cosmos-block-height"];
         const headers: Record<string, string> = {};
-        if (typeof header === "string") {
-          headers["x-cosmos-block-height"] = header;
-          reads.push({ height: Number(header), committed: await committed(), path: req.url ?? "" });
+        try {
+          if (typeof header === "string") {
+            headers["x-cosmos-block-height"] = header;
+            const now = await committed();
+            reads.push({ height: Number(header), committed: now, path: req.url ?? "" });
+          }
+          const r = await fetch(`${e.rest}${req.url}`, { headers });
+          res.writeHead(r.status, { "content-type": "application/json" });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        } catch (err) {
+          if (!res.headersSent) res.writeHead(502); // not served: the ingester asks again
+          res.end(String(err));
         }
-        const r = await fetch(`${e.rest}${req.url}`, { headers });
-        res.writeHead(r.status, { "content-type": "application/json" });
-        res.end(Buffer.from(await r.arrayBuffer()));
       }),
     );
     const from = await committed();
