@@ -113,7 +113,7 @@ const preflight = (start: number, resuming: boolean) =>
         message: `the node pruned heights below ${status.earliestHeight}; cannot ingest from ${start}. Use an archive node or START_HEIGHT ≥ ${status.earliestHeight}`,
       });
     }
-    return status;
+    return { ...status, committed };
   });
 
 const appendBlock = (raw: RawBlockV1) =>
@@ -181,7 +181,7 @@ export const ingest = Effect.gen(function* () {
   // its latest version, cosmos/iavl iterates its live index ("fast nodes"), where the next block's
   // commit lands before the version moves on (iavl v1 ImmutableTree.Iterator, SaveVersion), so a
   // list read at the latest height (balances, delegations, supply) can hold the next block's state.
-  const head = yield* Ref.make(0);
+  const head = yield* Ref.make(status.committed);
   const waitForCommitted = (h: number): Effect.Effect<void, NodeUnavailable | BadSetup> =>
     Effect.gen(function* () {
       while ((yield* Ref.get(head)) < h) {
