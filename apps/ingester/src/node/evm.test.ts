@@ -49,6 +49,14 @@ const callAnswers: Record<string, { result?: unknown; error?: unknown }> = {
     },
   },
   "0x04": { result: "0x" },
+  "0x05": { error: { code: -32000, message: "rpc error: code = Internal desc = out of gas" } },
+  "0x06": { error: { code: -32000, message: "header not found" } },
+  "0x07": {
+    error: {
+      code: -32000,
+      message: "rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+    },
+  },
 };
 
 const server = createServer((req, res) => {
@@ -110,10 +118,21 @@ describe("EvmReader.receipts", () => {
 describe("EvmReader.call", () => {
   const to = "0x0000000000000000000000000000000000000001";
 
-  it("gives the node's answer; null for a revert or an empty answer", async () => {
+  it("gives the node's answer; null for a revert, another VM error or an empty answer", async () => {
     expect(await reader.call(to, "0x01", 5)).toBe(callAnswers["0x01"]!.result);
     expect(await reader.call(to, "0x02", 5)).toBeNull();
     expect(await reader.call(to, "0x04", 5)).toBeNull();
+    expect(await reader.call(to, "0x05", 5)).toBeNull();
+  });
+
+  it("takes the node's own trouble for retryable, not for a call without an answer", async () => {
+    for (const data of ["0x06", "0x07"]) {
+      const e = await reader.call(to, data, 5).catch((x: unknown) => x);
+      expect(isRetryable(e), data).toBe(true);
+      expect((e as Error).message).toContain(
+        (callAnswers[data]!.error as { message: string }).message,
+      );
+    }
   });
 
   it("says when the node has not committed the height yet, as a retryable error, not as null", async () => {

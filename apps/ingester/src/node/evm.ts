@@ -35,6 +35,16 @@ const isIndexLag = (e: unknown): boolean => /\btx not found\b/i.test(rpcMessage(
 /** The node's transaction index lacks a transaction of the block (see isIndexLag). Retryable. */
 export class IndexLagError extends NodeUnavailableError {}
 
+/**
+ * Is this eth_call error answer the EVM's own outcome of the call at that height: a revert (code 3,
+ * "execution reverted") or another VM error, which evmd passes on as a gRPC Internal error ("rpc
+ * error: code = Internal desc = out of gas", cosmos/evm v0.3.2 rpc/backend handleRevertError)? That
+ * is the call's answer, the same every time. Anything else is the node's trouble, not the
+ * contract's: "header not found", a query past its deadline on a busy node, a height not committed.
+ */
+const isEvmOutcome = (e: unknown): boolean =>
+  rpcErrorOf(e)?.code === 3 || /execution reverted|code = Internal desc/i.test(rpcMessage(e));
+
 /** Throws a retryable error when the node's error answer says it has not committed the height yet. */
 const notCommitted = (e: unknown, what: string, url: string): void => {
   const message = rpcMessage(e);
@@ -101,9 +111,9 @@ export class EvmReader {
   code = (address: string, h: number) => this.send<string>("eth_getCode", [address, hex(h)]);
 
   /**
-   * eth_call at height h; null when the call reverts or the node refuses it. The node saying it
-   * has not committed h yet is not a refusal (see heightNotCommitted): retryable, else a token's
-   * balance or owner read at that moment would be left out of the block for good.
+   * eth_call at height h; null when the call reverts or fails in the EVM (see isEvmOutcome). Any
+   * other error answer is retryable, else a token's balance or owner read while the node was in
+   * trouble would be left out of the block for good.
    */
   async call(to: string, data: string, h: number): Promise<string | null> {
     try {
@@ -111,8 +121,10 @@ export class EvmReader {
       return r === "0x" ? null : r;
     } catch (e) {
       if (e instanceof NodeUnavailableError) throw e;
-      notCommitted(e, `eth_call at ${h}`, this.url);
-      return null;
+      if (isEvmOutcome(e)) return null;
+      throw new NodeUnavailableError(
+        `${this.url} eth_call at ${h}: ${rpcMessage(e) || (e as Error).message}`,
+      );
     }
   }
 
