@@ -282,8 +282,15 @@ describe("faults during a live run", () => {
     const cleanLog = EmbeddedLog.open({ dir: cleanDir });
     const clean = await readBlocks(cleanLog);
     await cleanLog.close();
+    // on failure: the ingester's warnings (each names what the node answered), as a hint
+    const warnings = output
+      .filter((l) => l.startsWith("[ingester]") && /WARN/.test(l))
+      .slice(-60)
+      .join("");
     for (let i = 0; i < clean.length; i++)
-      expect(chaotic[i]?.record, `height ${clean[i]?.height}`).toEqual(clean[i]?.record);
+      expect(chaotic[i]?.record, `height ${clean[i]?.height}\n${warnings}`).toEqual(
+        clean[i]?.record,
+      );
 
     // The tables: equal to one clean replay of the same log.
     const cleanStore = mkdtempSync(join(tmpdir(), "chaos-clean-store-"));
