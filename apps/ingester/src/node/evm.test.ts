@@ -30,7 +30,15 @@ const answers: Record<number, { result?: unknown; error?: { code: number; messag
         "rpc error: code = Unknown desc = cannot query with height in the future; please provide a valid height: invalid height",
     },
   },
-  6: { error: { code: -32601, message: "the method debug_traceBlockByNumber does not exist" } },
+  6: {
+    error: {
+      code: -32601,
+      message: "the method debug_traceBlockByNumber does not exist/is not available",
+    },
+  },
+  7: { error: { code: -32000, message: "header not found" } },
+  8: { error: { code: -32000, message: "failed to load evm config" } },
+  9: { error: { code: -32001, message: "method debug_traceBlockByNumber is not allowed" } },
 };
 
 /**
@@ -143,10 +151,19 @@ describe("EvmReader.call", () => {
 });
 
 describe("EvmReader.traces", () => {
-  it("null when the node gives none; retryable when it has not committed the height yet", async () => {
+  it("null when the node does not serve traces: the debug namespace off, or blocked by a gateway", async () => {
     expect(await reader.traces(6)).toBeNull();
+    expect(await reader.traces(9)).toBeNull();
+  });
+
+  it("retryable for any other error answer: the node's trouble, not a block without traces", async () => {
     const e = await reader.traces(5).catch((x: unknown) => x);
     expect(isRetryable(e)).toBe(true);
     expect((e as Error).message).toMatch(/debug_traceBlockByNumber 5: .*height in the future/);
+    for (const h of [7, 8]) {
+      const e = await reader.traces(h).catch((x: unknown) => x);
+      expect(isRetryable(e), String(h)).toBe(true);
+      expect((e as Error).message).toContain(answers[h]!.error!.message);
+    }
   });
 });

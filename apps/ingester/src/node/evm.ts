@@ -1,6 +1,6 @@
 import type { JsonObject } from "@explorer/raw-block";
 import { FetchRequest, JsonRpcProvider } from "ethers";
-import { heightNotCommitted, NodeUnavailableError } from "./errors.ts";
+import { NodeUnavailableError } from "./errors.ts";
 
 const hex = (h: number) => `0x${h.toString(16)}`;
 
@@ -45,11 +45,17 @@ export class IndexLagError extends NodeUnavailableError {}
 const isEvmOutcome = (e: unknown): boolean =>
   rpcErrorOf(e)?.code === 3 || /execution reverted|code = Internal desc/i.test(rpcMessage(e));
 
-/** Throws a retryable error when the node's error answer says it has not committed the height yet. */
-const notCommitted = (e: unknown, what: string, url: string): void => {
-  const message = rpcMessage(e);
-  if (heightNotCommitted(message)) throw new NodeUnavailableError(`${url} ${what}: ${message}`);
-};
+/**
+ * Does this error answer say the node does not serve debug_traceBlockByNumber at all? A node with
+ * the `debug` namespace off answers -32601 "the method … does not exist/is not available"
+ * (go-ethereum's rpc server, as in evmd); gateways that block the namespace say the method is "not
+ * allowed", "not whitelisted", "not supported" or "disabled".
+ */
+const isTracingOff = (e: unknown): boolean =>
+  rpcErrorOf(e)?.code === -32601 ||
+  /\bmethod\b.*\b(does not exist|not (available|allowed|whitelisted|supported)|disabled)\b/i.test(
+    rpcMessage(e),
+  );
 
 /** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
 export class EvmReader {
@@ -92,8 +98,11 @@ export class EvmReader {
   }
 
   /**
-   * Call traces of every tx of the block; null when the node gives none (debug namespace off),
-   * retryable when it has not committed h yet (see heightNotCommitted).
+   * Call traces of every tx of the block; null when the node does not serve them (see
+   * isTracingOff). Any other error answer is retryable: evmd puts a transaction that fails to
+   * trace in that transaction's own result, so an error for the whole block is the node's trouble
+   * (its block or consensus params not loaded, a query past its deadline, h not committed yet),
+   * and taking it for "no traces" would leave the block's internal transactions out for good.
    */
   async traces(h: number): Promise<JsonObject[] | null> {
     try {
@@ -103,8 +112,10 @@ export class EvmReader {
       ]);
     } catch (e) {
       if (e instanceof NodeUnavailableError) throw e;
-      notCommitted(e, `debug_traceBlockByNumber ${h}`, this.url);
-      return null;
+      if (isTracingOff(e)) return null;
+      throw new NodeUnavailableError(
+        `${this.url} debug_traceBlockByNumber ${h}: ${rpcMessage(e) || (e as Error).message}`,
+      );
     }
   }
 
