@@ -249,6 +249,28 @@ describe("tokens", () => {
     expect(byBlock).toEqual(b.map((t: any) => t.contractAddress).reverse());
     expect(await order("blockNumberCreate")).toEqual(byBlock);
     expect(await order("-timestamp")).toEqual([...byBlock].reverse());
+    // totalSupply is always an integer; a token without totalSupply() (the ERC-1155) gets the sum
+    // of its holders' balances, each asked of the node
+    expect(b.every((t: any) => /^\d+$/.test(t.totalSupply))).toBe(true);
+    const multi = b.find((t: any) => t.tokenType === "ERC-1155")!;
+    const multiHolders = (
+      await get(`/token-holders?contractAddress=${multi.contractAddress}&limit=100`)
+    ).body.docs;
+    expect(multiHolders.length).toBeGreaterThan(0);
+    const multiToken = new Contract(
+      multi.contractAddress,
+      ["function balanceOf(address,uint256) view returns (uint256)"],
+      provider,
+    );
+    let units = 0n;
+    for (const h of multiHolders)
+      units += BigInt(
+        await multiToken.getFunction("balanceOf")(h.address, BigInt(h.tokenIds[0]), {
+          blockTag: scenario.toHeight,
+        }),
+      );
+    expect(multi.totalSupply).toBe(String(units));
+    expect((await get(`/contracts/${multi.contractAddress}`)).body.totalSupply).toBe(String(units));
     const addr = scenario.contracts.TestToken!.toLowerCase();
     for (const path of [`/tokens/${addr}`, `/tokens-erc20/${addr}`]) {
       const t = (await get(path)).body;

@@ -1,9 +1,15 @@
 import { isoTime } from "./address.ts";
 
-/** Contracts with their live counts and supply (a join per list page; tables are keyed for it). */
+/**
+ * Contracts with their live counts and supply (a join per list page; tables are keyed for it). The
+ * supply is the token's own `totalSupply()` at its latest reading; a token whose contract has none
+ * (ERC-1155, a CFC-721 without the enumerable extension) gets the sum of its holders' balances,
+ * every id included: the units minted less those burnt, as its transfers give them.
+ */
 export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, c.tx_hash AS tx_hash, c.block_number AS block_number, c.time AS time,
     c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
-    if(s.contract = '', c.total_supply, toString(s.total_supply)) AS total_supply,
+    multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR c.token_type = '', c.total_supply,
+      toString((SELECT sum(balance) FROM {db}.token_holders FINAL WHERE contract = c.address))) AS total_supply,
     (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address) AS transfer_count,
     (SELECT uniqExact(holder) FROM {db}.token_holders FINAL WHERE contract = c.address AND balance > 0) AS holder_count,
     v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version

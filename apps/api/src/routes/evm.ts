@@ -249,8 +249,11 @@ const holders =
       return envelope(rows.map(holderRecord), p);
     });
 
-/** Inventory holds NFTs only: a contract that merely looked like one (sql/README.md) is left out. */
-const NFT_TYPES = "c.token_type IN ('CFC-721', 'ERC-1155')";
+/**
+ * Inventory holds CFC-721 tokens only (ERC-1155 balances are holders: an id has many owners); a
+ * contract that merely looked like an NFT (sql/README.md) is left out.
+ */
+const NFT_TYPES = "c.token_type = 'CFC-721'";
 
 const INVENTORY_SQL = `SELECT i.contract AS contract, i.token_id AS token_id, i.owner AS owner, i.token_uri AS token_uri, i.height AS height, i.time AS time,
     c.creator AS creator, c.token_type AS token_type, c.name AS name, c.symbol AS symbol,
