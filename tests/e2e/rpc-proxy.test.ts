@@ -417,6 +417,39 @@ describe("rate limits, per API key and per IP", () => {
       ).toBe("0x40000");
   });
 
+  it("a batch larger than the limit is told to split, not to retry; one over the batch limit costs one call", async () => {
+    const limited = await startBareProxy(rpcTestSettings({ rateLimitPerMinute: 4, batchLimit: 6 }));
+    others.push(limited);
+    const batchOf = (n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"eth_chainId"}`).join(",")}]`;
+    // 5 calls can never fit a bucket of 4: no Retry-After, and the bucket is left as it was
+    const tooLarge = await post(limited.url, batchOf(5));
+    expect(tooLarge.status).toBe(429);
+    expect(tooLarge.headers.get("retry-after")).toBeNull();
+    const errors = JSON.parse(tooLarge.text) as {
+      id: number;
+      error: { code: number; message: string };
+    }[];
+    expect(errors.map((e) => [e.id, e.error.code])).toEqual(
+      [1, 2, 3, 4, 5].map((id) => [id, -32005]),
+    );
+    expect(errors[0]!.error.message).toMatch(/send batches of at most 4 calls/);
+    // over the batch limit: the proxy's "batch too large", for one call's worth of the bucket
+    const overBatchLimit = await post(limited.url, batchOf(7));
+    expect(overBatchLimit.status).toBe(200);
+    expect(JSON.parse(overBatchLimit.text)).toMatchObject([
+      { id: 1, error: { code: -32600, message: "batch too large" } },
+    ]);
+    const three = await post(limited.url, batchOf(3));
+    expect(three.status).toBe(200);
+    expect((JSON.parse(three.text) as { result: string }[]).map((r) => r.result)).toEqual([
+      "0x40000",
+      "0x40000",
+      "0x40000",
+    ]);
+    expect((await post(limited.url, batchOf(1))).status).toBe(429);
+  });
+
   it("an unknown bearer token is refused (401)", async () => {
     const r = await post(proxy.url, chainId("1"), {
       "content-type": "application/json",
@@ -553,10 +586,23 @@ describe("answers conform to the Ethereum JSON-RPC specification (OpenRPC)", () 
       ["eth_getTransactionReceipt", [hash]],
       ["eth_feeHistory", ["0x3", at, [10, 50]]],
       ["eth_getLogs", [{ fromBlock: "0x1", toBlock: `0x${scenario.toHeight.toString(16)}` }]],
+      // filter ids are the proxy's own (they name the node): quantities, no leading zero
+      ["eth_newBlockFilter", []],
+      ["eth_newFilter", [{ fromBlock: at, address: token }]],
+      ["eth_newPendingTransactionFilter", []],
     ] as [string, unknown[]][]) {
       const r = await call(proxy.url, method, params);
       expect(r.error, method).toBeUndefined();
       conform(method, r.result);
+      if (method.startsWith("eth_new")) {
+        const changes = await call(proxy.url, "eth_getFilterChanges", [r.result]);
+        expect(changes.error, `${method} then eth_getFilterChanges`).toBeUndefined();
+        // the schema is a oneOf of hashes and logs, which an empty array matches both of
+        if ((changes.result as unknown[]).length > 0)
+          conform("eth_getFilterChanges", changes.result);
+        else expect(changes.result).toEqual([]);
+        expect((await call(proxy.url, "eth_uninstallFilter", [r.result])).result).toBe(true);
+      }
     }
     for (const method of ["eth_blockNumber", "eth_chainId"])
       conform(method, (await call(indexOnly.url, method)).result);

@@ -18,7 +18,7 @@ import type { LogsIndex } from "./logs-index.ts";
 import { rpcMetrics } from "./metrics.ts";
 import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
-import { asGeth, QUIRKY } from "./quirks.ts";
+import { asGeth, QUIRKY, withDefaultGas } from "./quirks.ts";
 import { scanMembers, withFirstElement } from "./raw-json.ts";
 import { fail, failure, isError, type Reply, replyOf, replyText } from "./reply.ts";
 
@@ -146,6 +146,8 @@ export class RpcProxy {
           params: withFirstElement(raw, JSON.stringify(f.nodeId)),
         };
     }
+    const gassed = withDefaultGas(method, params, paramsRaw);
+    if (gassed !== undefined) return { kind: "forward", method, safe: d.safe, params: gassed };
     const key = this.options.cache ? cacheKey(method, params) : undefined;
     const hit = key && this.options.cache!.get(key);
     if (hit) {

@@ -10,6 +10,15 @@ describe("RateLimiter", () => {
     expect(r.take("a", false, 30_000).ok).toBe(true);
   });
 
+  it("says when a cost is more than the whole limit (it could never pass) and takes nothing", () => {
+    const r = new RateLimiter(4, new Map());
+    expect(r.take("a", false, 0, 5)).toMatchObject({ ok: false, tooLarge: true, remaining: 4 });
+    expect(r.take("a", false, 0, 4)).toMatchObject({ ok: true, remaining: 0 });
+    const late = r.take("a", false, 0, 1);
+    expect(late).toMatchObject({ ok: false, retryAfterS: 15 });
+    expect(late.tooLarge).toBeUndefined();
+  });
+
   it("gives an API key its own limit", () => {
     const r = new RateLimiter(1, new Map([["k", 3]]));
     for (let i = 0; i < 3; i++) expect(r.take("k", true, 0).ok).toBe(true);

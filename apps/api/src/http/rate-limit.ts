@@ -16,13 +16,17 @@ export class RateLimiter {
     private readonly maxClients = 100_000,
   ) {}
 
-  /** Takes `cost` requests' worth (a JSON-RPC batch costs one per message). */
+  /**
+   * Takes `cost` requests' worth (a JSON-RPC batch costs one per message). A cost above the
+   * client's whole limit can never be met, however long it waits: that is `tooLarge`, and nothing
+   * is taken.
+   */
   take(
     client: string,
     isKey: boolean,
     now = Date.now(),
     cost = 1,
-  ): { ok: boolean; limit: number; remaining: number; retryAfterS: number } {
+  ): { ok: boolean; limit: number; remaining: number; retryAfterS: number; tooLarge?: true } {
     const limit = isKey ? (this.keys.get(client) ?? this.perMinute) : this.perMinute;
     const b = this.buckets.get(client) ?? { tokens: limit, at: now, limit };
     b.tokens = refilled(b, now);
@@ -32,6 +36,8 @@ export class RateLimiter {
     this.buckets.delete(client);
     if (this.buckets.size >= this.maxClients) this.evict(now);
     this.buckets.set(client, b);
+    if (cost > 1 && cost > limit)
+      return { ok: false, limit, remaining: Math.floor(b.tokens), retryAfterS: 0, tooLarge: true };
     if (b.tokens < cost)
       return {
         ok: false,

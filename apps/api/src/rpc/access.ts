@@ -52,11 +52,31 @@ export class RpcAccess {
     };
   }
 
-  /** Takes one request per message; the refusal (HTTP 429 and a JSON-RPC error) when over the limit. */
+  /**
+   * Takes one request per message; the refusal (HTTP 429 and a JSON-RPC error) when over the limit.
+   * A batch over the batch limit costs one: the proxy refuses it as a whole ("batch too large"),
+   * whatever the client's bucket holds. A batch with more messages than the client's limit per
+   * minute could never pass: it is refused without Retry-After, saying how large a batch may be.
+   */
   admit(who: Who & { ok: true }, text: string, parsed: Parsed): Refusal | undefined {
     if (who.privileged) return undefined;
-    const v = this.limiter.take(who.client, who.isKey, Date.now(), messageCount(parsed));
+    const n = messageCount(parsed);
+    const v = this.limiter.take(
+      who.client,
+      who.isKey,
+      Date.now(),
+      n > this.settings.batchLimit ? 1 : n,
+    );
     if (v.ok) return undefined;
+    if (v.tooLarge)
+      return {
+        status: 429,
+        headers: {
+          "x-ratelimit-limit": String(v.limit),
+          "x-ratelimit-remaining": String(v.remaining),
+        },
+        body: `${refuseAll(text, parsed, ERR.LIMIT, `a batch of ${n} calls is more than the rate limit of ${v.limit} calls per minute allows; send batches of at most ${v.limit} calls`)}\n`,
+      };
     return {
       status: 429,
       headers: {
