@@ -39,7 +39,16 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
   });
 };
 
-/** Views `<base>.<table>` over the current set, for SQL users. */
+/** Key-value tables (EmbeddedRocksDB: one row per key, no FINAL) that get a view too. */
+const KEY_VALUE_TABLES = ["tx_hash", "tx_records"] as const;
+
+/**
+ * Views `<base>.<table>` over the current set, for SQL users: `tables` (the projector's, every
+ * one a Replacing- or AggregatingMergeTree) and `progress` read with FINAL inside the view, so a
+ * row a replay inserted again counts once before ClickHouse merges it (FINAL written on a view is
+ * not passed down to its table: a query through a plain view saw both copies); the key-value
+ * tables as they are.
+ */
 export const repointViews = async (
   ch: ClickHouseClient,
   base: string,
@@ -47,10 +56,12 @@ export const repointViews = async (
   tables: readonly string[],
 ) => {
   await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${base}` });
-  for (const t of tables)
-    await ch.command({
-      query: `CREATE OR REPLACE VIEW ${base}.${t} AS SELECT * FROM ${setDb(base, set)}.${t}`,
+  const view = (t: string, final: boolean) =>
+    ch.command({
+      query: `CREATE OR REPLACE VIEW ${base}.${t} AS SELECT * FROM ${setDb(base, set)}.${t}${final ? " FINAL" : ""}`,
     });
+  for (const t of [...tables, "progress"]) await view(t, true);
+  for (const t of KEY_VALUE_TABLES) await view(t, false);
 };
 
 /** The current table set, created (set 1) and migrated if needed, so readers and writers find its tables. */
