@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { nodePorts } from "@explorer/infra";
-import { parseUpstreams } from "@explorer/rpc-proxy";
+import { parseUpstreams, unwrapFilterId } from "@explorer/rpc-proxy";
 import { Contract, encodeBytes32String, JsonRpcProvider, WebSocketProvider } from "ethers";
 import { createPublicClient, defineChain, type Hex, http, parseAbiItem, webSocket } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -317,7 +317,7 @@ describe("filters through the proxy", () => {
     );
     closers.push(spread);
     const filter = (await call(spread.url, "eth_newBlockFilter")).result as string;
-    const holder = spread.pool.upstreams[Number.parseInt(filter.slice(2, 4), 16)]!;
+    const holder = spread.pool.upstreams[unwrapFilterId(filter)!.index]!;
     const other = spread.pool.upstreams.find((u) => u !== holder)!;
     const before = { holder: holder.requests, other: other.requests };
     for (let i = 0; i < 6; i++)
