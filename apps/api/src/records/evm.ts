@@ -1,17 +1,19 @@
 import { isoTime } from "./address.ts";
 
 /**
- * Contracts with their live counts and supply (a join per list page; tables are keyed for it). The
+ * Contracts with their live counts and supply (a join per list page; tables are keyed for it; the
+ * holders are read once for their count and their balances' sum). The
  * supply is the token's own `totalSupply()` at its latest reading; a token whose contract has none
  * (ERC-1155, a CFC-721 without the enumerable extension) gets the sum of its holders' balances,
  * every id included: the units minted less those burnt, as its transfers give them.
  */
 export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, c.tx_hash AS tx_hash, c.block_number AS block_number, c.time AS time,
     c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
+    (SELECT (uniqExactIf(holder, balance > 0), sum(balance)) FROM {db}.token_holders FINAL WHERE contract = c.address) AS holders,
     multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR c.token_type = '', c.total_supply,
-      toString((SELECT sum(balance) FROM {db}.token_holders FINAL WHERE contract = c.address))) AS total_supply,
+      toString(holders.2)) AS total_supply,
     (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address) AS transfer_count,
-    (SELECT uniqExact(holder) FROM {db}.token_holders FINAL WHERE contract = c.address AND balance > 0) AS holder_count,
+    holders.1 AS holder_count,
     v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version
   FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address
   LEFT JOIN (SELECT address, abi, source_code, compiler_version FROM {db}.verified_contracts FINAL) AS v ON v.address = c.address`;

@@ -68,23 +68,17 @@ export class RpcAccess {
       n > this.settings.batchLimit ? 1 : n,
     );
     if (v.ok) return undefined;
-    if (v.tooLarge)
-      return {
-        status: 429,
-        headers: {
-          "x-ratelimit-limit": String(v.limit),
-          "x-ratelimit-remaining": String(v.remaining),
-        },
-        body: `${refuseAll(text, parsed, ERR.LIMIT, `a batch of ${n} calls is more than the rate limit of ${v.limit} calls per minute allows; send batches of at most ${v.limit} calls`)}\n`,
-      };
+    const message = v.tooLarge
+      ? `a batch of ${n} calls is more than the rate limit of ${v.limit} calls per minute allows; send batches of at most ${v.limit} calls`
+      : `rate limit of ${v.limit} calls per minute reached; retry in ${v.retryAfterS} s`;
     return {
       status: 429,
       headers: {
-        "retry-after": String(v.retryAfterS),
+        ...(v.tooLarge ? {} : { "retry-after": String(v.retryAfterS) }),
         "x-ratelimit-limit": String(v.limit),
         "x-ratelimit-remaining": String(v.remaining),
       },
-      body: `${refuseAll(text, parsed, ERR.LIMIT, `rate limit of ${v.limit} calls per minute reached; retry in ${v.retryAfterS} s`)}\n`,
+      body: `${refuseAll(text, parsed, ERR.LIMIT, message)}\n`,
     };
   }
 }

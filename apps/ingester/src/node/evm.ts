@@ -111,11 +111,7 @@ export class EvmReader {
         { tracer: "callTracer" },
       ]);
     } catch (e) {
-      if (e instanceof NodeUnavailableError) throw e;
-      if (isTracingOff(e)) return null;
-      throw new NodeUnavailableError(
-        `${this.url} debug_traceBlockByNumber ${h}: ${rpcMessage(e) || (e as Error).message}`,
-      );
+      return this.noneOrRetry(e, isTracingOff, `debug_traceBlockByNumber ${h}`);
     }
   }
 
@@ -131,12 +127,18 @@ export class EvmReader {
       const r = await this.send<string>("eth_call", [{ to, data }, hex(h)]);
       return r === "0x" ? null : r;
     } catch (e) {
-      if (e instanceof NodeUnavailableError) throw e;
-      if (isEvmOutcome(e)) return null;
-      throw new NodeUnavailableError(
-        `${this.url} eth_call at ${h}: ${rpcMessage(e) || (e as Error).message}`,
-      );
+      return this.noneOrRetry(e, isEvmOutcome, `eth_call at ${h}`);
     }
+  }
+
+  /**
+   * null when the node's error answer means "no value" (`isNone`); the node not answering, or any
+   * other error answer, is retryable, with the node's words.
+   */
+  private noneOrRetry(e: unknown, isNone: (e: unknown) => boolean, what: string): null {
+    if (e instanceof NodeUnavailableError) throw e;
+    if (isNone(e)) return null;
+    throw new NodeUnavailableError(`${this.url} ${what}: ${rpcMessage(e) || (e as Error).message}`);
   }
 
   destroy(): void {
