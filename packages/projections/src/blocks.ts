@@ -26,6 +26,7 @@ export const blockRecord = (raw: RawBlockV1) => {
   const lastId = obj(h.last_block_id);
   const evm = raw.evm.block;
   const sigs = arr(obj(b.last_commit).signatures).map(obj);
+  const signers = raw.comet.lastCommitValidators ?? raw.comet.validators ?? [];
   return {
     block_hash: str(obj(raw.comet.block.block_id).hash),
     app_hash: str(h.app_hash),
@@ -55,11 +56,12 @@ export const blockRecord = (raw: RawBlockV1) => {
         }
       : null,
     height: raw.height,
-    // Absent validators have an empty address in the commit: the commit lists the validator set in
-    // order, so the set (read at H; the same as H-1's unless it changed) names them.
+    // Absent validators have an empty address in the commit: the commit lists H-1's validator set
+    // in order, so that set names them (records from before `lastCommitValidators` have H's set,
+    // the same unless it changed; an entry no set names is left out).
     sigs: sigs
       .map((s, i) => ({
-        address: str(s.validator_address) || str(obj(raw.comet.validators[i]).address),
+        address: str(s.validator_address) || str(obj(signers[i]).address),
         signed: Number(s.block_id_flag) === 2,
       }))
       .filter((s) => s.address),

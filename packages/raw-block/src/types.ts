@@ -24,8 +24,17 @@ export interface RawBlockV1 {
     readonly block: JsonObject;
     /** CometBFT `/block_results` result: txs_results with events, finalize_block_events, validator_updates. */
     readonly blockResults: JsonObject;
-    /** CometBFT `/validators` at H, every page: the validator set that signs H (address, pub_key, voting_power). */
-    readonly validators: JsonObject[];
+    /**
+     * CometBFT `/validators` at H-1, every page: the set whose signatures `last_commit` holds, in
+     * that order (an absent validator's entry there has no address: this names it). [] at height
+     * 1; null when the node no longer has H-1 (pruned). Absent from records written before it.
+     */
+    readonly lastCommitValidators?: JsonObject[] | null;
+    /**
+     * Records written before `lastCommitValidators`: CometBFT `/validators` at H, which named the
+     * absent signers of H-1 wrongly where the set changed between the two heights.
+     */
+    readonly validators?: JsonObject[];
   };
   /** The node's JSON of each tx of the block, in block order (`/cosmos/tx/v1beta1/txs/block/{H}`): body, auth_info, signatures. */
   readonly txs: JsonObject[];

@@ -8,6 +8,7 @@ import {
   touched,
 } from "@explorer/raw-block";
 import type { CometReader } from "../node/comet.ts";
+import { NodeAnswerError } from "../node/errors.ts";
 import type { EvmReader } from "../node/evm.ts";
 import type { RestReader } from "../node/rest.ts";
 import { receiptsOf } from "./receipts.ts";
@@ -52,6 +53,17 @@ export interface AssembleOptions {
 }
 
 /**
+ * The validator set of H-1, whose signatures block H's `last_commit` holds (none at height 1);
+ * null when the node has pruned H-1 (its answer says so), as at the first height it keeps.
+ */
+const lastCommitSigners = (r: Readers, h: number) =>
+  h <= 1
+    ? Promise.resolve([])
+    : r.comet
+        .validators(h - 1)
+        .catch((e: unknown) => (e instanceof NodeAnswerError ? null : Promise.reject(e)));
+
+/**
  * Builds RawBlock(H): the block and its results, the EVM block with receipts and call traces,
  * then (from what the block touched, see `touched`) the state at H that the block cannot give.
  * Depends only on the chain at H, so two runs give the same record.
@@ -64,11 +76,11 @@ export const assembleRawBlock = async (
   // Phase 1: everything that does not depend on what the block touched, all at once.
   const resultsP = r.comet.blockResults(h);
   const evmBlockP = r.evm.block(h);
-  const [block, blockResults, validators, txs, evmBlock, receipts, traces, chain] =
+  const [block, blockResults, lastCommitValidators, txs, evmBlock, receipts, traces, chain] =
     await Promise.all([
       r.comet.block(h),
       resultsP,
-      r.comet.validators(h),
+      lastCommitSigners(r, h),
       r.rest.blockTxs(h),
       evmBlockP,
       receiptsOf(
@@ -80,7 +92,11 @@ export const assembleRawBlock = async (
       r.rest.chainState(h),
     ]);
   const t = touched(
-    { comet: { block, blockResults, validators }, txs, evm: { block: evmBlock, receipts, traces } },
+    {
+      comet: { block, blockResults, lastCommitValidators },
+      txs,
+      evm: { block: evmBlock, receipts, traces },
+    },
     r.prefix,
   );
 
@@ -116,7 +132,7 @@ export const assembleRawBlock = async (
     chainId: String(header.chain_id),
     height: h,
     time: String(header.time),
-    comet: { block, blockResults, validators },
+    comet: { block, blockResults, lastCommitValidators },
     txs,
     evm: { block: evmBlock, receipts, traces },
     state: {
