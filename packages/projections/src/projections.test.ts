@@ -1,8 +1,15 @@
 import { type RawBlockV1, touched } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
+import { projectAccounts } from "./accounts.ts";
 import { blockRecord, projectBlock } from "./blocks.ts";
+import { projectChainState } from "./chain-state.ts";
 import { decToUnits } from "./dec-coins.ts";
-import { projectContracts, projectTokenState, projectTokenTransfers } from "./evm.ts";
+import {
+  projectContracts,
+  projectEventLogs,
+  projectTokenState,
+  projectTokenTransfers,
+} from "./evm.ts";
 import { recordedBlocks, recordedScenario } from "./fixtures.ts";
 import { projectRawBlock } from "./index.ts";
 import { projectTxs } from "./txs.ts";
@@ -19,9 +26,38 @@ const at = (label: string): RawBlockV1 => {
 const hashOf = (label: string) => scenario.sent.find((x) => x.label === label)!.hash;
 
 describe("projections are pure", () => {
+  const projections: [string, (raw: RawBlockV1) => unknown][] = [
+    ["projectRawBlock", (raw) => projectRawBlock(raw, ctx)],
+    ["blockRecord", (raw) => blockRecord(raw)],
+    ["projectBlock", (raw) => projectBlock(raw, ctx)],
+    ["projectTxs", (raw) => projectTxs(raw, ctx)],
+    ["projectAccounts", (raw) => projectAccounts(raw, ctx)],
+    ["projectValidators", (raw) => projectValidators(raw, ctx)],
+    ["projectCommission", (raw) => projectCommission(raw)],
+    ["projectChainState", (raw) => projectChainState(raw)],
+    ["projectEventLogs", (raw) => projectEventLogs(raw)],
+    ["projectContracts", (raw) => projectContracts(raw)],
+    ["projectTokenTransfers", (raw) => projectTokenTransfers(raw)],
+    ["projectTokenState", (raw) => projectTokenState(raw)],
+  ];
+
+  it("leave the RawBlock and the context as they were", () => {
+    const ctxBefore = structuredClone(ctx);
+    for (const b of blocks) {
+      // Cloned before any projection sees the block, so a mutation by any of them shows.
+      const input = structuredClone(b);
+      const before = structuredClone(b);
+      for (const [name, project] of projections) {
+        project(input);
+        expect(input, `${name} at height ${b.height}`).toStrictEqual(before);
+        expect(ctx, `${name} at height ${b.height}`).toStrictEqual(ctxBefore);
+      }
+    }
+  });
+
   it("give the same rows, byte for byte, every time", () => {
     for (const b of blocks)
-      expect(JSON.stringify(projectRawBlock(b, ctx))).toBe(
+      expect(JSON.stringify(projectRawBlock(structuredClone(b), ctx))).toBe(
         JSON.stringify(projectRawBlock(structuredClone(b), ctx)),
       );
   });
@@ -41,6 +77,37 @@ describe("blocks", () => {
     expect(typeof r.sigs[0]!.signed).toBe("boolean");
     expect(typeof r.block_size).toBe("string");
   });
+  it("name an absent signer from H-1's set, the one last_commit lists, not H's", () => {
+    const b = structuredClone(blocks.at(-1)!);
+    const sigs = b.comet.block.block as { last_commit: { signatures: unknown[] } };
+    const [a, gone] = ["A".repeat(40), "B".repeat(40)];
+    sigs.last_commit.signatures = [
+      { block_id_flag: 2, validator_address: a, signature: "x" },
+      { block_id_flag: 1, validator_address: "", signature: null },
+    ];
+    // B left the set at H: H-1's set (the signers of last_commit) still has it, H's does not.
+    const withSigners = {
+      ...b,
+      comet: { ...b.comet, lastCommitValidators: [{ address: a }, { address: gone }] },
+    };
+    expect(projectBlock(withSigners, ctx).validator_signatures).toEqual([
+      { cons_address: a, height: b.height - 1, signed: 1 },
+      { cons_address: gone, height: b.height - 1, signed: 0 },
+    ]);
+    // A record from before lastCommitValidators: H's set, which cannot name B: left out.
+    const old = {
+      ...b,
+      comet: {
+        block: b.comet.block,
+        blockResults: b.comet.blockResults,
+        validators: [{ address: a }],
+      },
+    };
+    expect(projectBlock(old, ctx).validator_signatures).toEqual([
+      { cons_address: a, height: b.height - 1, signed: 1 },
+    ]);
+  });
+
   it("give the first block an empty last_block_hash", () => {
     expect(blockRecord(blocks.find((b) => b.height === 1)!).last_block_hash).toBe("");
   });
