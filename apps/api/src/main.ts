@@ -1,7 +1,14 @@
 #!/usr/bin/env -S node --import tsx
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import { NatsLog } from "@explorer/raw-log";
-import { LoggingLive, metricsServer, type ReadyCheck, runChecks, runMain } from "@explorer/service";
+import {
+  LoggingLive,
+  listen,
+  metricsServer,
+  type ReadyCheck,
+  runChecks,
+  runMain,
+} from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
@@ -103,9 +110,7 @@ export const listenApi = (
   host: string,
 ) =>
   Effect.acquireRelease(
-    Effect.callback<Server>((resume) => {
-      const server = app.listen(port, host, () => resume(Effect.succeed(server)));
-    }),
+    Effect.suspend(() => listen(createServer(app.callback()), port, host, "the API")),
     (s) =>
       Effect.callback<void>((resume) => {
         s.close(() => resume(Effect.promise(() => runtime.dispose())));

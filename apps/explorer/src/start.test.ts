@@ -18,11 +18,27 @@ const freePort = () =>
     });
   });
 
-const startService = (dataDir: string, port: number) =>
+const startService = (dataDir: string, port: number, env: Record<string, string> = {}) =>
   spawn(process.execPath, ["--import", "tsx", main, "start"], {
-    env: { ...process.env, EXPLORER_DATA_DIR: dataDir, API_PORT: String(port), COMET_RPC_URL: "" },
-    stdio: "ignore",
+    env: {
+      ...process.env,
+      EXPLORER_DATA_DIR: dataDir,
+      API_PORT: String(port),
+      COMET_RPC_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
   });
+
+/** A start that fails: its exit code and what it said on stderr. */
+const failedStart = async (child: ReturnType<typeof startService>) => {
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  return { code, last: stderr.trim().split("\n").at(-1) };
+};
 
 /** Polls until the latest block answers; returns it and the seconds it took. */
 const waitLatest = async (port: number, timeoutMs: number) => {
@@ -64,4 +80,39 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
     warm.kill("SIGTERM");
     await new Promise((r) => warm.once("exit", r));
   }, 180_000);
+});
+
+describe("npm start: what it cannot do, it says in one line and stops (exit 1)", () => {
+  it("a port in use", async () => {
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, "127.0.0.1", () => resolve((taken.address() as { port: number }).port)),
+    );
+    try {
+      const r = await failedStart(
+        startService(mkdtempSync(join(tmpdir(), "explorer-data-")), port),
+      );
+      expect(r).toEqual({
+        code: 1,
+        last: `explorer: ListenError: the API port ${port} on 127.0.0.1 is in use (another process listens there): choose another port`,
+      });
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
+
+  it("a node that does not answer: not an API that looks ready over a log that never moves", async () => {
+    const nowhere = await freePort(); // nothing listens there
+    const r = await failedStart(
+      startService(mkdtempSync(join(tmpdir(), "explorer-data-")), await freePort(), {
+        COMET_RPC_URL: `http://127.0.0.1:${nowhere}`,
+      }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.last).toMatch(
+      new RegExp(
+        `^explorer: \\w+: CometBFT RPC http://127.0.0.1:${nowhere}: .* is the node running and the address right\\?$`,
+      ),
+    );
+  }, 120_000);
 });

@@ -21,7 +21,7 @@ import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
-import { Config, Effect, Layer } from "effect";
+import { Config, Effect, Fiber, Layer } from "effect";
 import { planReplay, replaySample } from "./sample-replay.ts";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
@@ -72,13 +72,15 @@ const feedSample = (log: RawLog, dataDir: string, paced: number) =>
     const last = (yield* Effect.promise(() => sample.lastHeight())) ?? 0;
     const have = (yield* Effect.promise(() => log.lastHeight())) ?? 0;
     const plan = planReplay(last, paced);
-    if (have >= last) return;
+    if (have >= last) return undefined;
     yield* Effect.logInfo(
       have === 0
-        ? `no node given (--comet-rpc): serving the bundled sample chain (heights 1..${last}); heights ${plan.instantUpTo + 1}..${last} are replayed at their recorded pace, so the stream shows new blocks for a while`
+        ? `no node given (--comet-rpc): serving the bundled sample chain (heights 1..${last}); ${plan.instantUpTo < last ? `heights ${plan.instantUpTo + 1}..${last} are replayed at their recorded pace, so the stream shows new blocks for a while` : "all at once (no replay)"}`
         : `resuming the sample replay at height ${have + 1} of ${last}`,
     );
-    yield* Effect.tryPromise((signal) => replaySample(sample, log, plan, { signal })).pipe(
+    const replay = yield* Effect.tryPromise((signal) =>
+      replaySample(sample, log, plan, { signal }),
+    ).pipe(
       Effect.andThen(Effect.logInfo(`sample replay done: heights 1..${last} served`)),
       Effect.forkScoped({ startImmediately: true }),
     );
@@ -87,6 +89,7 @@ const feedSample = (log: RawLog, dataDir: string, paced: number) =>
       ((yield* Effect.promise(() => log.lastHeight())) ?? 0) < Math.min(plan.instantUpTo, last)
     )
       yield* Effect.sleep("50 millis");
+    return replay;
   });
 
 /**
@@ -115,7 +118,10 @@ export const start = Effect.gen(function* () {
 
   yield* Effect.promise(() => ensureCurrentSet(ch, "explorer")); // the API answers (404s) before the first batch
   const projected = inProcessSource();
-  yield* followWith((p) => projected.announce(p.height)).pipe(
+  // The work in the background: a failure of any of it ends the process (with what went wrong)
+  // rather than leaving an API that looks ready over a log that no longer moves.
+  const background: Fiber.Fiber<unknown, unknown>[] = [];
+  const projector = yield* followWith((p) => projected.announce(p.height)).pipe(
     Effect.provide(
       Layer.mergeAll(
         Layer.succeed(Store, Store.of(ch)),
@@ -124,19 +130,23 @@ export const start = Effect.gen(function* () {
     ),
     Effect.forkScoped({ startImmediately: true }),
   );
+  background.push(projector);
   const ready: ReadyCheck[] = projectorChecks(ch, log, "explorer");
   if (cfg.cometRpc) {
     const node = Layer.succeed(IngestLog, IngestLog.of(log)).pipe(Layer.provideMerge(Node.layer));
     const [nodeCheck] = yield* ingesterChecks.pipe(Effect.provide(node));
     if (nodeCheck) ready.push(nodeCheck);
-    yield* ingest.pipe(Effect.provide(node), Effect.forkScoped({ startImmediately: true }));
+    background.push(
+      yield* ingest.pipe(Effect.provide(node), Effect.forkScoped({ startImmediately: true })),
+    );
   } else if (
     cfg.logBackend === "embedded" &&
     (!existsSync(join(logDir, "log.dat")) ||
       statSync(join(logDir, "log.dat")).size === 0 ||
       existsSync(join(cfg.dataDir, "sample")))
   ) {
-    yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
+    const replay = yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
+    if (replay) background.push(replay);
   }
 
   // Verifications go into this process's log, after the blocks (a replay restores them).
@@ -173,23 +183,31 @@ export const start = Effect.gen(function* () {
     Effect.promise(() => attachRpc(server, rpc, runtime)),
     (r) => Effect.promise(() => r.close()),
   );
-  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
-    Effect.forkScoped({ startImmediately: true }),
+  background.push(
+    yield* Layer.launch(
+      metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready }),
+    ).pipe(Effect.forkScoped({ startImmediately: true })),
   );
-  const base = `http://${cfg.host}:${cfg.port}`;
+  const port = (server.address() as { port: number }).port; // --port 0: the one chosen
+  const base = `http://${cfg.host}:${port}`;
   yield* Effect.logInfo(
     [
       "explorer is running (embedded mode)",
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
-      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${cfg.port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => u.http ?? u.ws).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
+      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => u.http ?? u.ws).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
       `  health        ${base}/health and ${base}/ready`,
       `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
       `  chain         ${cfg.cometRpc || (cfg.logBackend === "nats" ? `the log in NATS (${cfg.natsUrl}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
-  return yield* Effect.never;
+  // Until stopped, or until a part fails (one that finishes, as the sample replay does, is done).
+  return yield* Effect.forEach(
+    background,
+    (f) => Fiber.join(f).pipe(Effect.andThen(Effect.never)),
+    { concurrency: "unbounded", discard: true },
+  ).pipe(Effect.andThen(Effect.never));
 });
 
 export const startProgram = Effect.scoped(start);

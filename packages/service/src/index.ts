@@ -1,3 +1,4 @@
 export * from "./health.ts";
+export * from "./listen.ts";
 export * from "./metrics-server.ts";
 export * from "./run-main.ts";

@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import { Effect, Layer } from "effect";
 import { PrometheusMetrics } from "effect/observability";
 import { type ReadyCheck, runChecks } from "./health.ts";
+import { listen } from "./listen.ts";
 
 export interface AdminOptions {
   readonly port: number | undefined;
@@ -25,7 +26,7 @@ export const metricsServer = (opts: AdminOptions | number | undefined) =>
       if (!o.port) return;
       const host = o.host ?? "127.0.0.1";
       const server = yield* Effect.acquireRelease(
-        Effect.callback<ReturnType<typeof createServer>>((resume) => {
+        Effect.suspend(() => {
           const s = createServer((req, res) => {
             const json = (status: number, body: unknown) =>
               res
@@ -44,7 +45,7 @@ export const metricsServer = (opts: AdminOptions | number | undefined) =>
               );
             else res.writeHead(404).end();
           });
-          s.listen(o.port, host, () => resume(Effect.succeed(s)));
+          return listen(s, o.port!, host, "the metrics");
         }),
         (s) =>
           Effect.callback<void>((resume) => {

@@ -1,4 +1,4 @@
-import { Effect, Layer, Logger, References, Runtime } from "effect";
+import { Cause, Effect, Layer, Logger, References, Runtime } from "effect";
 
 /**
  * Runs the main effect of a process: SIGINT/SIGTERM interrupt it (finalizers run: servers close,
@@ -49,3 +49,39 @@ export const callbackWarner = Effect.gen(function* () {
     Effect.runForkWith(context)(Effect.logWarning(message));
   };
 });
+
+/**
+ * An error an operator can act on from its message alone: a system call's (EACCES, ENOTDIR,
+ * EADDRINUSE…: it has a `code`) or one of the apps' and Effect's tagged errors (a bad setting, a
+ * node that does not answer). Anything else is a fault, shown with its trace.
+ */
+const isOperational = (e: unknown): e is Error =>
+  e instanceof Error && (typeof (e as { code?: unknown }).code === "string" || "_tag" in e);
+
+/** The failure in one line: `<tag or name>: <message>`, without the trace. */
+export const failureLine = (e: Error): string => {
+  const tag = (e as { _tag?: unknown })._tag;
+  const what = typeof tag === "string" ? tag : e.name;
+  return e.message ? `${what}: ${e.message}` : what;
+};
+
+/**
+ * Ends the process on a failure an operator can act on with one line on stderr and exit code 1
+ * (the whole cause goes to the log at Debug level); faults keep their trace, and an interruption
+ * (Ctrl-C) is not a failure.
+ */
+export const failBriefly = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  program.pipe(
+    Effect.catchCause((cause) => {
+      const e = Cause.squash(cause);
+      if (Cause.hasInterruptsOnly(cause) || !isOperational(e)) return Effect.failCause(cause);
+      return Effect.logDebug("stopped", cause).pipe(
+        Effect.andThen(
+          Effect.sync(() => {
+            process.stderr.write(`explorer: ${failureLine(e)}\n`);
+            process.exit(1);
+          }),
+        ),
+      );
+    }),
+  );

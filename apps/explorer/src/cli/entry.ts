@@ -19,12 +19,12 @@ const main = async () => {
     return;
   }
   Object.assign(process.env, invocation.env);
-  const [{ LoggingLive, runMain }, { Effect }, program] = await Promise.all([
+  const [{ failBriefly, LoggingLive, runMain }, { Effect }, program] = await Promise.all([
     import("@explorer/service"),
     import("effect"),
     invocation.command.load(),
   ]);
-  runMain(program.pipe(Effect.provide(LoggingLive)));
+  runMain(program.pipe(failBriefly, Effect.provide(LoggingLive)));
 };
 
 main().catch((e) => {
