@@ -18,6 +18,16 @@ const BOOL = /^(true|false|1|0|yes|no)$/i;
 export const checkValue = (opt: Option, raw: string, where: string): string => {
   if (opt.kind === "int" && !/^\d+$/.test(raw))
     throw new UsageError(`${where}: ${opt.flag} takes a whole number, not "${raw}"`);
+  if (opt.value === "<port>" && Number(raw) > 65535)
+    throw new UsageError(`${where}: ${opt.flag} takes a port (0 to 65535), not "${raw}"`);
+  const choices = opt.choices;
+  if (choices) {
+    // any case; the apps read the listed spelling
+    const found = choices.find((c) => c.toLowerCase() === raw.toLowerCase());
+    if (!found)
+      throw new UsageError(`${where}: ${opt.flag} takes ${choices.join(", ")}; not "${raw}"`);
+    return found;
+  }
   if (opt.kind === "bool") {
     if (!BOOL.test(raw))
       throw new UsageError(`${where}: ${opt.flag} takes true or false, not "${raw}"`);

@@ -63,6 +63,43 @@ describe("explorer --help", { timeout: 60_000 }, () => {
   });
 });
 
+describe("values checked before anything starts, from the command line and the environment", () => {
+  const refused = (argv: string[], env: Record<string, string> = {}) => {
+    try {
+      resolveInvocation(argv, env);
+      return "accepted";
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      return (e as Error).message;
+    }
+  };
+  it("a port beyond 65535", () => {
+    expect(refused(["start", "--port", "99999"])).toBe(
+      'command line: port takes a port (0 to 65535), not "99999"',
+    );
+    expect(refused(["start"], { METRICS_PORT: "70000" })).toMatch(
+      /METRICS_PORT in the environment/,
+    );
+  });
+  it("a value not among an option's choices; any case of one is taken in its listed spelling", () => {
+    expect(refused(["start", "--log-format", "xml"])).toBe(
+      'command line: log-format takes pretty, json; not "xml"',
+    );
+    expect(refused(["start", "--log", "foo"])).toMatch(/log takes embedded, nats; not "foo"/);
+    expect(refused(["api"], { RPC_BALANCE: "bogus" })).toMatch(/RPC_BALANCE in the environment/);
+    const run = resolveInvocation(["start", "--log-level", "debug"], { LOG_FORMAT: "JSON" });
+    expect(run.kind === "run" && [run.env.LOG_LEVEL, run.env.LOG_FORMAT]).toEqual([
+      "Debug",
+      "json",
+    ]);
+  });
+  it("an environment value of the wrong kind, as a flag's would be", () => {
+    expect(refused(["start"], { API_PORT: "abc" })).toBe(
+      'API_PORT in the environment: port takes a whole number, not "abc"',
+    );
+  });
+});
+
 describe("settings: command line over environment over config file over defaults", () => {
   it("takes each setting from the strongest source that gives it", () => {
     const file = configFile({

@@ -13,6 +13,8 @@ export interface Option {
   readonly help: string;
   /** Shown in the help as the value's name, e.g. `<url>`. */
   readonly value?: string;
+  /** The only values it takes (any case; the apps read this spelling), shown as the value's name. */
+  readonly choices?: readonly string[];
 }
 
 const o = (
@@ -22,7 +24,19 @@ const o = (
   def: string,
   help: string,
   value?: string,
-): Option => ({ flag, env, kind, default: def, help, ...(value ? { value } : {}) });
+): Option => {
+  // `<a|b|c>` names the only values it takes
+  const choices = /^<([\w-]+(?:\|[\w-]+)+)>$/.exec(value ?? "")?.[1]?.split("|");
+  return {
+    flag,
+    env,
+    kind,
+    default: def,
+    help,
+    ...(value ? { value } : {}),
+    ...(choices ? { choices } : {}),
+  };
+};
 
 // Pointing at a chain: one flag per node address.
 const cometRpc = o(
@@ -150,8 +164,8 @@ const logLevel = o(
   "LOG_LEVEL",
   "string",
   "Info",
-  "minimum level: Debug, Info, Warn, Error",
-  "<level>",
+  "minimum level (any case)",
+  "<Debug|Info|Warn|Error>",
 );
 
 const port = o(
@@ -268,7 +282,7 @@ const solcBuilds = o(
   "string",
   "",
   "another source of compiler builds: a directory or http(s) address laid out like solc-bin",
-  "<dir|url>",
+  "<dir-or-url>",
 );
 const verifyWorkers = o(
   "verify-workers",

@@ -1,4 +1,4 @@
-import { parseArgs, UsageError } from "./args.ts";
+import { checkValue, parseArgs, UsageError } from "./args.ts";
 import { COMMANDS, type Command } from "./commands.ts";
 import { readConfigFile, settingsFromConfig } from "./config-file.ts";
 import { commandHelp, mainHelp } from "./help.ts";
@@ -37,8 +37,12 @@ export const resolveInvocation = (
           new Set(COMMANDS.map((c) => c.name)),
           file,
         );
+  // The environment is checked as flags are: a bad value is a usage error, not a failure later.
   const fromEnv = Object.fromEntries(
-    command.options.flatMap((o) => (env[o.env] === undefined ? [] : [[o.env, env[o.env]]])),
+    command.options.flatMap((o) => {
+      const v = env[o.env];
+      return v === undefined ? [] : [[o.env, checkValue(o, v, `${o.env} in the environment`)]];
+    }),
   ) as Record<string, string>;
   return { kind: "run", command, env: { ...fromFile, ...fromEnv, ...args.values } };
 };
