@@ -94,6 +94,7 @@ describe("projector: the tables say what the node says", () => {
       "SELECT address, height, coins, delegations, unbonding_delegations, rewards FROM explorer_1.addresses FINAL",
     );
     expect(accounts.length).toBeGreaterThan(5);
+    let delegating = 0;
     for (const a of accounts) {
       const h = Number(a.height);
       const bank = await rest<{ balances: unknown[] }>(
@@ -115,6 +116,12 @@ describe("projector: the tables say what the node says", () => {
       expect(JSON.parse(a.unbonding_delegations), `${a.address} unbonding at ${h}`).toEqual(
         unb.unbonding_responses,
       );
+      // Rewards are read for every account the block touched ('' only where the node would not
+      // answer): an account that delegates has them, and they are the node's.
+      if (JSON.parse(a.delegations).length > 0) {
+        expect(a.rewards, `${a.address} delegates: rewards at ${h}`).not.toBe("");
+        delegating++;
+      }
       if (a.rewards) {
         const rw = await rest<unknown>(
           `/cosmos/distribution/v1beta1/delegators/${a.address}/rewards`,
@@ -123,6 +130,7 @@ describe("projector: the tables say what the node says", () => {
         expect(JSON.parse(a.rewards), `${a.address} rewards at ${h}`).toEqual(rw);
       }
     }
+    expect(delegating).toBeGreaterThan(2);
   }, 120_000);
 
   it("every validator: the staking module's record at its height", async () => {

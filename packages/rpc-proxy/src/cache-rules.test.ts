@@ -16,6 +16,37 @@ describe("answers that cannot change", () => {
     );
   });
 
+  it("are keyed by everything that changes the answer: block, hash, full-transactions flag", () => {
+    const H2 = `0x${"cd".repeat(32)}`;
+    // Equal calls share a key.
+    expect(cacheKey("eth_getBlockByNumber", ["0x12", true])).toBe(
+      cacheKey("eth_getBlockByNumber", ["0x12", true]),
+    );
+    expect(cacheKey("eth_getBlockByHash", [H, false])).toBe(
+      cacheKey("eth_getBlockByHash", [H, false]),
+    );
+    // A different block number, block hash or full-transactions flag is a different answer.
+    expect(cacheKey("eth_getBlockByNumber", ["0x12", true])).not.toBe(
+      cacheKey("eth_getBlockByNumber", ["0x13", true]),
+    );
+    expect(cacheKey("eth_getBlockByHash", [H, false])).not.toBe(
+      cacheKey("eth_getBlockByHash", [H2, false]),
+    );
+    expect(cacheKey("eth_getBlockByHash", [H, false])).not.toBe(
+      cacheKey("eth_getBlockByHash", [H, true]),
+    );
+    expect(cacheKey("eth_getBlockByNumber", ["0x12", false])).not.toBe(
+      cacheKey("eth_getBlockByNumber", ["0x12", true]),
+    );
+    expect(cacheKey("eth_getTransactionReceipt", [H])).not.toBe(
+      cacheKey("eth_getTransactionReceipt", [H2]),
+    );
+    // The same parameters under another method are another answer.
+    expect(cacheKey("eth_getTransactionByHash", [H])).not.toBe(
+      cacheKey("eth_getTransactionReceipt", [H]),
+    );
+  });
+
   it("are kept only once final: not null, not a pending transaction", () => {
     expect(keepable("eth_getTransactionReceipt", "null")).toBe(false);
     expect(keepable("eth_getTransactionByHash", '{"blockNumber":null,"hash":"0x1"}')).toBe(false);

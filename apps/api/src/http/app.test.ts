@@ -48,7 +48,12 @@ describe("kept answers", () => {
     await project(7, 70);
     const counted = requestsCounted("/api/1.0/stat");
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await fetch(`${base}/stat`));
+    const keptServed = []; // answers the cache served, per request
+    for (let i = 0; i < 4; i++) {
+      const hits = app.answerCache.hits;
+      answers.push(await fetch(`${base}/stat`));
+      keptServed.push(app.answerCache.hits - hits);
+    }
     const bodies = await Promise.all(answers.map((r) => r.text()));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(JSON.parse(bodies[0]!)).toMatchObject({ totalBlocks: 7, totalTransactions: 70 });
@@ -66,13 +71,17 @@ describe("kept answers", () => {
       "0",
     ]);
     expect(requestsCounted("/api/1.0/stat") - counted).toBe(4);
+    // The repeated requests were answered from the cache, not computed again.
+    for (const served of keptServed.slice(1)) expect(served).toBeGreaterThan(0);
 
     const limited = await fetch(`${base}/stat`);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await limited.json()).toEqual({ error: expect.stringMatching(/rate limit of 4/) });
 
+    const hitsBeforeKey = app.answerCache.hits;
     const withKey = await fetch(`${base}/stat`, { headers: { ...key, "x-request-id": "mine" } });
+    expect(app.answerCache.hits).toBeGreaterThan(hitsBeforeKey);
     expect(withKey.status).toBe(200);
     expect(withKey.headers.get("x-request-id")).toBe("mine");
     expect(await withKey.text()).toBe(bodies[0]);
