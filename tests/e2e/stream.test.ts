@@ -1,12 +1,13 @@
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CosmosTxClient, keyFromMnemonic } from "@explorer/chain";
+import { CosmosTxClient, keyFromMnemonic, keyFromPrivateKey } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { MsgSend } from "cosmjs-types/cosmos/bank/v1beta1/tx";
-import { JsonRpcProvider } from "ethers";
+import { hexlify, JsonRpcProvider } from "ethers";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "../lib/ingester-process.ts";
@@ -101,23 +102,27 @@ describe("stream", () => {
     const all = connectClient();
     const mine = connectClient({ query: { address: judy.evm } });
     const batches: { height: number; hashes: string[] }[] = [];
-    const mineTxs: { addresses: string[] }[] = [];
+    const mineTxs: { addresses: string[]; txhash: string }[] = [];
     all.on("new-txs", (txs: { height: number; txhash: string }[]) =>
       batches.push({ height: txs[0]!.height, hashes: txs.map((t) => t.txhash) }),
     );
-    mine.on("new-tx", (t: { addresses: string[] }) => mineTxs.push(t));
-    // New activity: a bank send from judy and an EVM transfer to her.
+    mine.on("new-tx", (t: { addresses: string[]; txhash: string }) => mineTxs.push(t));
+    // New activity: a bank send from judy (funding a fresh account), a send from that account to
+    // itself (judy not in it: the filter must keep it out), and an EVM transfer to judy.
+    const other = keyFromPrivateKey(hexlify(randomBytes(32)), "cosmos");
+    const send = (from: typeof judy, to: string, amount: string) => ({
+      typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+      value: MsgSend.fromPartial({
+        fromAddress: from.bech32,
+        toAddress: to,
+        amount: [{ denom: "atest", amount }],
+      }),
+    });
     const cosmos = await CosmosTxClient.connect({ rpcUrl: e.cometRpc, denom: "atest" });
     const sent = await cosmos.signAndBroadcast(judy, [
-      {
-        typeUrl: "/cosmos.bank.v1beta1.MsgSend",
-        value: MsgSend.fromPartial({
-          fromAddress: judy.bech32,
-          toAddress: judy.bech32,
-          amount: [{ denom: "atest", amount: "1" }],
-        }),
-      },
+      send(judy, other.bech32, (10n ** 18n).toString()),
     ]);
+    const notJudy = await cosmos.signAndBroadcast(other, [send(other, other.bech32, "1")]);
     cosmos.disconnect();
     // right after judy's bank send: the node's pending count may not have it yet
     const wallet = new SteadyWallet(
@@ -127,7 +132,8 @@ describe("stream", () => {
     const evmTx = await wallet.sendTransaction({ to: judy.evm, value: 1n });
     const deadline = Date.now() + 60_000;
     const seen = () =>
-      batches.some((b) => b.hashes.includes(sent.transactionHash)) && mineTxs.length >= 2;
+      [sent, notJudy].every((t) => batches.some((b) => b.hashes.includes(t.transactionHash))) &&
+      mineTxs.length >= 2;
     while (Date.now() < deadline && !seen()) await new Promise((r) => setTimeout(r, 250));
     expect(seen(), `${sent.transactionHash} and ${evmTx.hash} streamed`).toBe(true);
     all.close();
@@ -140,6 +146,9 @@ describe("stream", () => {
       expect(new Set(b.hashes)).toEqual(new Set(rest.docs.map((t) => t.txhash)));
     }
     expect(mineTxs.every((t) => t.addresses.includes(judy.evm.toLowerCase()))).toBe(true);
+    const mineHashes = mineTxs.map((t) => t.txhash);
+    expect(mineHashes).toContain(sent.transactionHash);
+    expect(mineHashes).not.toContain(notJudy.transactionHash);
   }, 90_000);
 
   it("a client that reconnects with the last height it saw gets what it missed, then goes on", async () => {
