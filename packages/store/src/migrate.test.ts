@@ -43,6 +43,44 @@ describe("migrations on chDB", () => {
     await expect(migrate(ch, "mig_b", changed)).rejects.toBeInstanceOf(MigrationError);
   });
 
+  it("013: a full verification replaces a partial one, in either order; rows from before kept", async () => {
+    const ms = loadMigrations();
+    await migrate(
+      ch,
+      "mig_v",
+      ms.filter((m) => m.name < "013"),
+    );
+    const row = (address: string, match: string) =>
+      `('${address}', 'C', 'C.sol', 'v0.8.28+commit.7893614a', 'solidity-single-file', 'src', 1, 200, 'cancun', '', '[]', '[]', '${match}', 'MIT', now64(3), 1)`;
+    const insert = (...rows: string[]) =>
+      ch.command({ query: `INSERT INTO mig_v.verified_contracts VALUES ${rows.join(", ")}` });
+    await insert(row("0xa", "partial"));
+    expect(await migrate(ch, "mig_v")).toEqual(
+      ms.filter((m) => m.name >= "013").map((m) => m.name),
+    );
+    const matches = async () => {
+      const rs = await ch.query({
+        query: "SELECT address, match FROM mig_v.verified_contracts FINAL ORDER BY address",
+        format: "JSONEachRow",
+      });
+      return rs.json<{ address: string; match: string }>();
+    };
+    expect(await matches()).toEqual([{ address: "0xa", match: "partial" }]);
+    // 0xa: the full row after the partial; 0xb: the partial after the full, even in one insert.
+    await insert(row("0xa", "full"));
+    await insert(row("0xb", "full"), row("0xb", "partial"));
+    await insert(row("0xc", "full"));
+    await insert(row("0xc", "partial"));
+    const expected = [
+      { address: "0xa", match: "full" },
+      { address: "0xb", match: "full" },
+      { address: "0xc", match: "full" },
+    ];
+    expect(await matches()).toEqual(expected);
+    await ch.command({ query: "OPTIMIZE TABLE mig_v.verified_contracts FINAL" });
+    expect(await matches()).toEqual(expected);
+  });
+
   it("refuse a database name that is not an identifier", async () => {
     await expect(migrate(ch, "x; DROP TABLE y")).rejects.toBeInstanceOf(MigrationError);
   });

@@ -88,7 +88,8 @@ const verifySourceCode = (p: Params) =>
     if (!v.log) return notOk(v.noLogReason);
     // No contract there: "Unable to locate ContractCode at …" at once, not a guid that fails later.
     const contract = yield* indexedContract(req.contractAddress);
-    if (yield* verifiedRow(req.contractAddress))
+    // A partial match may still be replaced by a full one (submit.ts).
+    if ((yield* verifiedRow(req.contractAddress))?.match === "full")
       return notOk("Contract source code already verified");
     const guid = v.jobs.start(req.contractAddress);
     yield* submit(req, contract).pipe(

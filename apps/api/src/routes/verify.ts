@@ -78,7 +78,10 @@ const verifyContract: Handler = (ctx) =>
 
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 
-/** Verified contracts whose license permits redistribution, as CSV. */
+/**
+ * Verified contracts whose license permits redistribution, as CSV: full matches only (a partial
+ * match's license line is the submitter's word, not the deployed metadata's).
+ */
 const verifiedCsv: Handler = (ctx) =>
   Effect.gen(function* () {
     const db = yield* Db;
@@ -88,7 +91,7 @@ const verifiedCsv: Handler = (ctx) =>
         "address" | "contract_name" | "compiler_version" | "license" | "match" | "verified_at"
       >
     >(
-      "SELECT address, contract_name, compiler_version, license, match, verified_at FROM {db}.verified_contracts FINAL ORDER BY verified_at, address",
+      "SELECT address, contract_name, compiler_version, license, match, verified_at FROM {db}.verified_contracts FINAL WHERE match = 'full' ORDER BY verified_at, address",
     );
     const lines = rows
       .filter((r) => permitsRedistribution(r.license))

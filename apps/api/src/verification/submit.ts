@@ -10,8 +10,12 @@ import { Db } from "../db.ts";
 import { StoreFailure } from "../http/errors.ts";
 import { Verification } from "./service.ts";
 
-/** Key of a verification record in the log: one per address, ever. */
-export const verificationKey = (address: string) => `verify.${address.toLowerCase()}`;
+/**
+ * Keys of a verification record in the log: one per address, ever, and one more for a full match
+ * that replaces a partial one (sql/013_verified_full_match.sql).
+ */
+export const verificationKey = (address: string, replacesPartial = false) =>
+  `verify.${address.toLowerCase()}${replacesPartial ? ".full" : ""}`;
 
 const fail = (reason: FailureReason, message: string) =>
   Effect.fail(new VerifyError(reason, message));
@@ -77,14 +81,21 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
     if (!log) return yield* fail("unavailable", v.noLogReason);
     const a = req.contractAddress.toLowerCase();
     const c = contract ?? (yield* indexedContract(a));
+    // A partial match proves the code but not the comments, license or settings around it, and
+    // anyone may submit one: it does not keep a full match out.
     const done = yield* verifiedRow(a);
-    if (done)
-      return yield* fail("already-verified", `${a} is already verified (${done.match} match)`);
+    if (done?.match === "full")
+      return yield* fail("already-verified", `${a} is already verified (full match)`);
     const verified: Verified = yield* Effect.tryPromise({
       try: () => v.verifier.verify(req, { code: c.code, input: c.input }),
       catch: (e) =>
         e instanceof VerifyError ? e : new VerifyError("compiler-failed", (e as Error).message),
     });
+    if (done && verified.match !== "full")
+      return yield* fail(
+        "already-verified",
+        `${a} is already verified (partial match); only a full match can replace it`,
+      );
     const outcome = yield* Effect.tryPromise({
       try: async () => {
         const height = (await log.lastHeight()) ?? 0;
@@ -97,7 +108,13 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
           ...verified,
           abi: verified.abi as VerificationRecordV1["abi"],
         };
-        return log.appendMetadata(verificationKey(a), height, encodeRecord(record));
+        const bytes = encodeRecord(record);
+        const first = await log.appendMetadata(verificationKey(a), height, bytes);
+        // The address's first key is taken (a partial match, maybe recorded meanwhile): a full
+        // match goes under its own key, once.
+        return first === "duplicate" && verified.match === "full"
+          ? log.appendMetadata(verificationKey(a, true), height, bytes)
+          : first;
       },
       catch: (cause) =>
         new StoreFailure({ message: `cannot record the verification in ${log.describe}`, cause }),
@@ -106,7 +123,8 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
       return yield* fail("already-verified", `${a} was verified meanwhile by another request`);
     // Read-your-writes: answer once the projector has the record (or after projectWaitMs).
     const deadline = Date.now() + v.projectWaitMs;
-    while (Date.now() < deadline && !(yield* verifiedRow(a))) yield* Effect.sleep("100 millis");
+    while (Date.now() < deadline && (yield* verifiedRow(a))?.match !== verified.match)
+      yield* Effect.sleep("100 millis");
     yield* db.refresh;
     return verified;
   });
