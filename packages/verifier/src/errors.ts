@@ -28,3 +28,13 @@ export class CompilerUnavailable extends VerifyError {
     super("compiler-unavailable", message);
   }
 }
+
+/**
+ * The compiler does not know the EVM version asked for: the request's fault (400), unless the
+ * contract's metadata names another compiler, which is then the cause (verify.ts).
+ */
+export class UnknownEvmVersion extends VerifyError {
+  constructor({ message }: { message: string }) {
+    super("invalid-request", message);
+  }
+}

@@ -63,3 +63,34 @@ describe.each(["v0.4.10+commit.f0d539ae", "v0.4.26+commit.4563c3fc"])("%s", (ver
     }
   }, 300_000);
 });
+
+describe("an EVM version the compiler does not know", () => {
+  it("is the request's fault (invalid-request, 400), not a source that fails to compile", async () => {
+    const verifier = new Verifier();
+    try {
+      const version = "v0.4.26+commit.4563c3fc";
+      const e = await verifier
+        .verify(
+          {
+            contractAddress: "0x00000000000000000000000000000000000000bb",
+            sourceCode: source(""),
+            codeFormat: "solidity-single-file",
+            contractName: "Old",
+            compilerVersion: version,
+            optimization: true,
+            runs: 200,
+            evmVersion: "cancun",
+            libraries: [{ name: "L", address: LIB }],
+          },
+          { code: "00", input: "00" },
+        )
+        .catch((e: unknown) => e);
+      expect(e).toMatchObject({ reason: "invalid-request" });
+      expect((e as Error).message).toBe(
+        `evmVersion cancun is not known to compiler ${version}: give an older one, or default`,
+      );
+    } finally {
+      await verifier.close();
+    }
+  }, 300_000);
+});

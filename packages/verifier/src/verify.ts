@@ -9,7 +9,7 @@ import {
   type Range,
 } from "./bytecode.ts";
 import { findRelease, type Release } from "./catalogue.ts";
-import { VerifyError } from "./errors.ts";
+import { UnknownEvmVersion, VerifyError } from "./errors.ts";
 import {
   bareName,
   compilerInput,
@@ -79,6 +79,11 @@ const compiled = async (compile: Compile, release: Release, input: StandardInput
     const text = errors.map((e) => e.formattedMessage ?? e.message ?? "").join("\n");
     if (/requires different compiler version|pragma solidity/i.test(text))
       throw new VerifyError("wrong-compiler", `wrong compiler: ${firstLines(text, 3)}`);
+    // The request's own fault, not the source's: an EVM version this compiler does not know.
+    if (/Invalid EVM version requested/i.test(text))
+      throw new UnknownEvmVersion({
+        message: `evmVersion ${String(input.settings?.evmVersion)} is not known to compiler ${release.long}: give an older one, or default`,
+      });
     throw new VerifyError("compilation-failed", `the source does not compile: ${firstLines(text)}`);
   }
   return out.contracts ?? {};
@@ -200,7 +205,10 @@ export const verify = async (
       : undefined;
   const input = compilerInput(req);
   const b = await build(compile, release, req, input).catch((e) => {
-    throw e instanceof VerifyError && e.reason === "compilation-failed" ? (wrongCompiler ?? e) : e;
+    const compiling =
+      e instanceof UnknownEvmVersion ||
+      (e instanceof VerifyError && e.reason === "compilation-failed");
+    throw compiling ? (wrongCompiler ?? e) : e;
   });
   const runtime = matchRuntime(b.runtime, code, b.immutables);
   if (!runtime) {

@@ -56,6 +56,13 @@ describe("verification requests", () => {
     expect(reason({ ...spec, evmVersion: "future" })).toMatch(
       /evmVersion must be default or one of/,
     );
+    // runs is a number, or digits (forms send text): not a boolean, not blanks
+    for (const runs of [true, " ", "2x", 1.5, -1])
+      expect(reason({ ...spec, runs }), String(runs)).toBe("runs must be a non-negative integer");
+    expect(fromSpecBody({ ...spec, runs: " 200 " }).runs).toBe(200);
+    // a name of blanks is no name
+    expect(reason({ ...spec, contractName: "   " })).toBe("contractName is required");
+    expect(reason({ ...spec, compilerVersion: " " })).toBe("compilerVersion is required");
   });
 
   it("Etherscan's form: both spellings of the constructor arguments, numbered libraries", () => {
@@ -82,5 +89,10 @@ describe("verification requests", () => {
       "11",
     );
     expect(() => fromEtherscanForm({ ...form, codeformat: "vyper" })).toThrow(/not supported/);
+    // a library's name without its address (or the other way round) is refused, not dropped
+    const { libraryaddress1: _, ...nameOnly } = form;
+    expect(() => fromEtherscanForm({ ...nameOnly, libraryaddress2: A })).toThrow(
+      /libraryname1 and libraryaddress1 go together/,
+    );
   });
 });

@@ -21,9 +21,10 @@ const EVM_VERSIONS = [
 
 const bad = (message: string) => new VerifyError("invalid-request", message);
 
+/** A text field; empty or only blanks is the same as absent. */
 const text = (b: Body, name: string, required = false): string | undefined => {
   const v = b[name];
-  if (v === undefined || v === null || v === "") {
+  if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) {
     if (required) throw bad(`${name} is required`);
     return undefined;
   }
@@ -43,9 +44,11 @@ const flag = (v: unknown, name: string): boolean | undefined => {
   throw bad(`${name} must be a boolean (true/false or 1/0)`);
 };
 
+/** A JSON number or a string of digits (forms send text); not a boolean, not blanks. */
 const count = (v: unknown, name: string): number | undefined => {
   if (v === undefined || v === null || v === "") return undefined;
-  const n = typeof v === "number" ? v : Number(v);
+  const n =
+    typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1)
     throw bad(`${name} must be a non-negative integer`);
   return n;
@@ -140,6 +143,10 @@ export const fromEtherscanForm = (b: Body): VerifyRequest => {
     const name = text(b, `libraryname${i}`);
     const addr = text(b, `libraryaddress${i}`);
     if (name && addr) libraries.push({ name, address: address(addr, `libraryaddress${i}`) });
+    else if (name || addr)
+      throw bad(
+        `libraryname${i} and libraryaddress${i} go together: one was given without the other`,
+      );
   }
   return {
     contractAddress: address(text(b, "contractaddress", true)!, "contractaddress"),

@@ -41,6 +41,24 @@ describe("compiler threads", () => {
     }
   }, 60_000);
 
+  it("an input beyond the queue's bound is refused at once (unavailable); the others compile", async () => {
+    const pool = new CompilerPool({ size: 1, maxQueued: 1 });
+    try {
+      const running = pool.compile(LOCAL_LONG, localSoljson, input); // takes the thread
+      const waiting = pool.compile(LOCAL_LONG, localSoljson, input); // the one place in the queue
+      const refused = await pool.compile(LOCAL_LONG, localSoljson, input).catch((x) => x);
+      expect(refused).toBeInstanceOf(VerifyError);
+      expect(refused.reason).toBe("unavailable");
+      expect(refused.message).toBe(
+        "the compilers are busy (1 inputs waiting): try again in a minute",
+      );
+      for (const out of await Promise.all([running, waiting]))
+        expect(JSON.parse(out).contracts["A.sol"].A.evm.deployedBytecode.object).toMatch(/^6080/);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it("a build that says it is another version is not used", async () => {
     const pool = new CompilerPool();
     try {

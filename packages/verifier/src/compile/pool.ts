@@ -12,6 +12,8 @@ export interface PoolOptions {
   readonly maxMemoryMb?: number;
   /** An idle thread is ended after this long (default 5 minutes). */
   readonly idleMs?: number;
+  /** Inputs waiting for a thread, at most (default 32); past it an input is refused at once. */
+  readonly maxQueued?: number;
 }
 
 interface Job {
@@ -44,6 +46,7 @@ export class CompilerPool {
   private readonly queue: Job[] = [];
   private readonly timeoutMs: number;
   private readonly maxMemoryMb: number;
+  private readonly maxQueued: number;
   private readonly reaper: NodeJS.Timeout;
 
   constructor(opts: PoolOptions = {}) {
@@ -53,6 +56,7 @@ export class CompilerPool {
     }));
     this.timeoutMs = opts.timeoutMs ?? 120_000;
     this.maxMemoryMb = opts.maxMemoryMb ?? 2048;
+    this.maxQueued = opts.maxQueued ?? 32;
     const idleMs = opts.idleMs ?? 300_000;
     this.reaper = setInterval(
       () => {
@@ -66,6 +70,15 @@ export class CompilerPool {
 
   /** Compiles a standard-JSON input with the build at `soljson` (long version `long`); the output text. */
   compile(long: string, soljson: string, input: string): Promise<string> {
+    // Compilations take seconds to minutes: a queue without end would make every later caller
+    // wait behind whoever sent the most.
+    if (this.queue.length >= this.maxQueued)
+      return Promise.reject(
+        new VerifyError(
+          "unavailable",
+          `the compilers are busy (${this.queue.length} inputs waiting): try again in a minute`,
+        ),
+      );
     return new Promise((resolve, reject) => {
       this.queue.push({ long, soljson, input, resolve, reject });
       this.drain();
