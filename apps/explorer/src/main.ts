@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
-// The `explorer` command (bin of this package; `npm start` runs `explorer start`). The body lives
-// in cli/entry.ts: tsx cannot parse a file with both a shebang and a dynamic import.
+// The explorer command line's entry under tsx (`tsx apps/explorer/src/main.ts <command>`: the npm
+// scripts and the tests). The installed `explorer` command is bin/explorer.mjs, which registers
+// tsx itself and so runs from any directory.
 import "./cli/entry.ts";

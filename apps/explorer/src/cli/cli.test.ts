@@ -53,6 +53,15 @@ describe("explorer --help", { timeout: 60_000 }, () => {
     },
   );
 
+  it("the installed command runs from any directory (it finds tsx itself)", async () => {
+    const launcher = fileURLToPath(new URL("../../bin/explorer.mjs", import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [launcher, "--help"], {
+      cwd: mkdtempSync(join(tmpdir(), "explorer-cwd-")),
+      env: { ...process.env, EXPLORER_CONFIG: "" },
+    });
+    expect(stdout).toContain("Usage: explorer <command> [options]");
+  });
+
   it("refuses an unknown command or option with exit code 2 and says what is wrong", async () => {
     const a = await explorer("serve");
     expect([a.code, a.stderr]).toEqual([2, expect.stringContaining('unknown command "serve"')]);
