@@ -233,3 +233,23 @@ describe("ingester: following the head", () => {
     expect(supply.filter((r) => r.committed === r.height + 1).length).toBeGreaterThanOrEqual(3);
   }, 120_000);
 });
+
+describe("ingester: a setting that does not fit the node is said at once", () => {
+  it("a bech32 prefix other than the node's: exit 1, naming the node's", async () => {
+    const out: string[] = [];
+    const code = await runIngester(
+      {
+        ...nodeEnv,
+        BECH32_PREFIX: "evmos",
+        LOG_BACKEND: "embedded",
+        LOG_DIR: mkdtempSync(join(tmpdir(), "ingester-prefix-")),
+        STOP_HEIGHT: "2",
+      },
+      (l) => out.push(l),
+    );
+    expect(code, out.join("")).toBe(1);
+    expect(out.join("")).toContain(
+      `the node's accounts are ${referenceChain.bech32Prefix}1… (its bech32 prefix), not evmos1…: set --prefix ${referenceChain.bech32Prefix} (BECH32_PREFIX)`,
+    );
+  }, 60_000);
+});

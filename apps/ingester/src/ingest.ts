@@ -103,6 +103,14 @@ const preflight = (start: number, resuming: boolean) =>
     yield* reach(`Cosmos REST ${node.rest.url}`, () =>
       node.rest.blockTxs(Math.max(committed - 1, 1)),
     );
+    // A wrong prefix would not fail here but everywhere later: every address the API is asked
+    // for would be refused, and the records would name accounts in the wrong form.
+    const prefix = yield* reach(`Cosmos REST ${node.rest.url}`, () => node.rest.bech32Prefix());
+    if (prefix !== undefined && prefix !== node.prefix) {
+      return yield* new BadSetup({
+        message: `the node's accounts are ${prefix}1… (its bech32 prefix), not ${node.prefix}1…: set --prefix ${prefix} (BECH32_PREFIX)`,
+      });
+    }
     if (cfg.chainId && status.chainId !== cfg.chainId) {
       return yield* new BadSetup({
         message: `the node at ${node.comet.url} serves chain ${status.chainId}, not ${cfg.chainId} (CHAIN_ID)`,

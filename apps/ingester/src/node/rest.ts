@@ -29,6 +29,14 @@ export class RestReader {
     }
   }
 
+  /** The chain's bech32 account prefix as the node says it; undefined when it has no such route. */
+  async bech32Prefix(): Promise<string | undefined> {
+    const r = await getJson<{ bech32_prefix?: string }>(
+      `${this.url}/cosmos/auth/v1beta1/bech32`,
+    ).catch((e) => (e instanceof NodeAnswerError ? {} : Promise.reject(e)));
+    return (r as { bech32_prefix?: string }).bech32_prefix || undefined;
+  }
+
   /** The node's JSON of each tx of block h, in block order. */
   async blockTxs(h: number): Promise<JsonObject[]> {
     const r = await this.get<{ txs: JsonObject[] | null }>(
