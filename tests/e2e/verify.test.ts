@@ -305,12 +305,14 @@ describe("verifications that succeed", () => {
       },
       settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" },
     };
-    const r = await verify({
-      contractAddress: c.Factory,
-      sourceCode: JSON.stringify(input),
-      contractName: "Factory.sol:Factory",
-      compilerVersion: V08,
-    });
+    const asFactory = (standardJson: unknown) =>
+      verify({
+        contractAddress: c.Factory,
+        sourceCode: JSON.stringify(standardJson),
+        contractName: "Factory.sol:Factory",
+        compilerVersion: V08,
+      });
+    const r = await asFactory(input);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // A comment changes the metadata hash, not the code: a partial match.
     expect(r.body).toMatchObject({ match: "partial", fileName: "Factory.sol", optimization: true });
@@ -322,12 +324,7 @@ describe("verifications that succeed", () => {
     // A partial match's license line is the submitter's word: not in the CSV.
     expect(await csv()).not.toContain(c.Factory.toLowerCase());
     // Another partial match does not replace it.
-    const again = await verify({
-      contractAddress: c.Factory,
-      sourceCode: JSON.stringify(input),
-      contractName: "Factory.sol:Factory",
-      compilerVersion: V08,
-    });
+    const again = await asFactory(input);
     expect([again.status, again.body.reason]).toEqual([409, "already-verified"]);
     expect(again.body.error).toMatch(/only a full match/);
     // The exact source, as the scenario compiled it: a full match replaces the partial one.
@@ -335,24 +332,14 @@ describe("verifications that succeed", () => {
       ...input,
       sources: { "Factory.sol": { content: source("Factory.sol") } },
     };
-    const full = await verify({
-      contractAddress: c.Factory,
-      sourceCode: JSON.stringify(exact),
-      contractName: "Factory.sol:Factory",
-      compilerVersion: V08,
-    });
+    const full = await asFactory(exact);
     expect(full.status, JSON.stringify(full.body)).toBe(200);
     expect(full.body.match).toBe("full");
     const record = (await get(`/contracts/${c.Factory}`)).body;
     expect(JSON.parse(record.sourceCode)).toEqual(exact);
     expect(await csv()).toContain(c.Factory.toLowerCase());
     // Once full, nothing replaces it.
-    const third = await verify({
-      contractAddress: c.Factory,
-      sourceCode: JSON.stringify(exact),
-      contractName: "Factory.sol:Factory",
-      compilerVersion: V08,
-    });
+    const third = await asFactory(exact);
     expect([third.status, third.body.reason]).toEqual([409, "already-verified"]);
   }, 240_000);
 
