@@ -117,8 +117,17 @@ export const readTableColumns = async (ch: ClickHouseClient, db: string): Promis
 };
 
 /** `STORE_URL`: `chdb:<path>` (default `chdb:.data/chdb`) or `http(s)://user:pass@host:8123`. */
+/** A STORE_URL of neither form (tagged: the command line says it in one line). */
+export class BadStoreUrl extends Error {
+  readonly _tag = "BadStoreUrl";
+}
+
 export const parseStoreUrl = (url: string): StoreTarget => {
   if (url.startsWith("chdb:")) return { kind: "chdb", path: url.slice(5) || ".data/chdb" };
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new BadStoreUrl(
+      `store "${url}" is neither chdb:<dir> (embedded) nor the http(s) address of a ClickHouse server`,
+    );
   const u = new URL(url);
   return {
     kind: "server",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createClient } from "@clickhouse/client";
 import { createChdbConnection } from "chdb/connection";
 import { afterAll, describe, expect, it } from "vitest";
-import { openClickHouse, queryFields, queryRows } from "./client.ts";
+import { BadStoreUrl, openClickHouse, parseStoreUrl, queryFields, queryRows } from "./client.ts";
 import { inlineParams, literal, ParamError } from "./params.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chdb-params-"));
@@ -89,5 +89,23 @@ describe("fields read raw", () => {
     await expect(queryFields(ch, "SELECT 1, 'a\tb'", {}, 2)).rejects.toThrow(/3 fields where 2/);
     await expect(queryFields(ch, "SELECT 1, 'a\nb'", {}, 2)).rejects.toThrow(/1 fields where 2/);
     await expect(queryFields(ch, "SELECT 'x'", {}, 1)).rejects.toThrow(/two columns/);
+  });
+});
+
+describe("store addresses", () => {
+  it("chdb:<dir>, or a server's http(s) address with its user; anything else is said plainly", () => {
+    expect(parseStoreUrl("chdb:/tmp/x")).toEqual({ kind: "chdb", path: "/tmp/x" });
+    expect(parseStoreUrl("http://u:p%40ss@ch:8123/")).toEqual({
+      kind: "server",
+      url: "http://ch:8123",
+      username: "u",
+      password: "p@ss",
+    });
+    for (const bad of ["not a url", "/var/data", "ftp://ch:8123", "http://[bad"])
+      expect(() => parseStoreUrl(bad), bad).toThrow(
+        new BadStoreUrl(
+          `store "${bad}" is neither chdb:<dir> (embedded) nor the http(s) address of a ClickHouse server`,
+        ),
+      );
   });
 });
