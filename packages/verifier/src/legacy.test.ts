@@ -94,3 +94,45 @@ describe("an EVM version the compiler does not know", () => {
     }
   }, 300_000);
 });
+
+describe("constructor arguments given for a contract whose creation input is not known", () => {
+  it("are taken when they are exactly what its constructor takes, else refused", async () => {
+    const verifier = new Verifier();
+    try {
+      const version = "v0.4.26+commit.4563c3fc";
+      const req: VerifyRequest = {
+        contractAddress: "0x00000000000000000000000000000000000000bb",
+        sourceCode: source(""),
+        codeFormat: "solidity-single-file",
+        contractName: "Old",
+        compilerVersion: version,
+        optimization: true,
+        runs: 200,
+        libraries: [{ name: "L", address: LIB }],
+      };
+      const out = await verifier.compile(findRelease(version)!, compilerInput(req));
+      const c = out.contracts!["Old.sol"]!.Old!;
+      const code = bareHex(
+        link(c.evm!.deployedBytecode!.object!, c.evm!.deployedBytecode!.linkReferences ?? {}, () =>
+          LIB.slice(2),
+        ),
+      );
+      const chain = { code, input: "" }; // created before the index began, say
+      const word = `${"00".repeat(31)}07`;
+      const ok = await verifier.verify({ ...req, constructorArguments: word }, chain);
+      expect(ok).toMatchObject({ match: "full", constructorArguments: word });
+      for (const [args, why] of [
+        [word.slice(2), /do not decode as \(uint256\)/],
+        [`${word}${word}`, /bytes left over/],
+      ] as const) {
+        const e = await verifier
+          .verify({ ...req, constructorArguments: args }, chain)
+          .catch((x) => x);
+        expect(e.reason, args).toBe("constructor-arguments-mismatch");
+        expect(e.message).toMatch(why);
+      }
+    } finally {
+      await verifier.close();
+    }
+  }, 300_000);
+});

@@ -1,3 +1,4 @@
+import { AbiCoder, ParamType } from "ethers";
 import {
   bareHex,
   type LinkReferences,
@@ -125,6 +126,32 @@ const addressOfLibrary =
     return bareHex(found.address).padStart(40, "0");
   };
 
+/**
+ * Constructor arguments given for a contract whose creation input the index does not have (so
+ * they cannot be compared with it): they must at least be what its constructor takes, exactly.
+ */
+const checkArgs = (abi: readonly unknown[], args: string) => {
+  const ctor = (abi as { type?: string; inputs?: ParamType[] }[]).find(
+    (f) => f.type === "constructor",
+  );
+  const types = (ctor?.inputs ?? []).map((i) => ParamType.from(i));
+  const refuse = (why: string) => {
+    throw new VerifyError(
+      "constructor-arguments-mismatch",
+      `constructor arguments mismatch: the contract's creation input is not known here, and the ${args.length / 2} bytes given ${why}`,
+    );
+  };
+  if (types.length === 0) refuse("are more than its constructor takes (none)");
+  const coder = AbiCoder.defaultAbiCoder();
+  let again = "";
+  try {
+    again = bareHex(coder.encode(types, coder.decode(types, `0x${args}`)));
+  } catch {
+    refuse(`do not decode as (${types.map((t) => t.format()).join(", ")})`);
+  }
+  if (again !== args) refuse("are not exactly its constructor's arguments (bytes left over)");
+};
+
 /** A compiler output object: hex with library placeholders (`__$…$__`) until linked. */
 const objectHex = (o: string | undefined) => (o ?? "").replace(/^0x/, "").toLowerCase();
 
@@ -245,7 +272,7 @@ export const verify = async (
         `constructor arguments mismatch: the creation input carries ${creation.args.length / 2} bytes of arguments (0x${creation.args.slice(0, 72)}${creation.args.length > 72 ? "…" : ""}), not the ${args.length / 2} given`,
       );
     args = creation.args;
-  }
+  } else if (args.length > 0) checkArgs(b.contract.abi ?? [], args);
   const used = settingsIn(input);
   const source =
     req.codeFormat === "solidity-single-file"
