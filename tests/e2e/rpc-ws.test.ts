@@ -43,6 +43,9 @@ const pendingSubscriptionGoroutines = async () => {
   const dump = await (
     await fetch(`http://127.0.0.1:${nodePorts(0).pprof}/debug/pprof/goroutine?debug=2`)
   ).text();
+  // A real dump (not an error page that would count 0); the function is cosmos/evm v0.3.2's
+  // rpc/websockets.go pubSubAPI.subscribePendingTransactions.
+  expect(dump).toMatch(/^goroutine \d+ \[/m);
   return dump.split("\n\n").filter((g) => g.includes("subscribePendingTransactions")).length;
 };
 
