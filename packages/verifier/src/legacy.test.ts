@@ -136,3 +136,44 @@ describe("constructor arguments given for a contract whose creation input is not
     }
   }, 300_000);
 });
+
+describe("a library whose name 0.4.10 cut short in its placeholder", () => {
+  it("is linked by the name given in full; two names that fit are ambiguous", async () => {
+    const verifier = new Verifier();
+    try {
+      const version = "v0.4.10+commit.f0d539ae";
+      const long = "AVeryLongLibraryNameForTestingLinks";
+      const req: VerifyRequest = {
+        contractAddress: "0x00000000000000000000000000000000000000bb",
+        sourceCode: `pragma solidity ^0.4.10;
+library ${long} { function f(uint a) returns (uint) { return a + 1; } }
+contract Old { uint public x; function set(uint y) { x = ${long}.f(y); } }
+`,
+        codeFormat: "solidity-single-file",
+        contractName: "Old",
+        compilerVersion: version,
+        optimization: true,
+        runs: 200,
+        libraries: [{ name: long, address: LIB }],
+      };
+      const out = await verifier.compile(findRelease(version)!, compilerInput(req));
+      const c = out.contracts!["Old.sol"]!.Old!;
+      const refs = c.evm!.bytecode!.linkReferences ?? {};
+      // the compiler's own reference is the cut-short name
+      expect(JSON.stringify(refs)).toContain(`Old.sol:${long}`.slice(0, 36));
+      expect(JSON.stringify(refs)).not.toContain(long);
+      const linked = (o: { object?: string; linkReferences?: LinkReferences }) =>
+        bareHex(link(o.object!, o.linkReferences ?? {}, () => LIB.slice(2)));
+      const chain = { code: linked(c.evm!.deployedBytecode!), input: linked(c.evm!.bytecode!) };
+      expect((await verifier.verify(req, chain)).match).toBe("full");
+      const twin = { name: `${long}Too`, address: LIB };
+      const e = await verifier
+        .verify({ ...req, libraries: [...req.libraries!, twin] }, chain)
+        .catch((x) => x);
+      expect(e.reason).toBe("invalid-request");
+      expect(e.message).toMatch(/both fit/);
+    } finally {
+      await verifier.close();
+    }
+  }, 300_000);
+});

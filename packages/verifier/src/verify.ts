@@ -114,10 +114,33 @@ const pick = (contracts: Record<string, Record<string, CompiledContract>>, name:
   );
 };
 
+/** Old compilers (before 0.4.12's standard JSON) name a library in a 36-character placeholder. */
+const LEGACY_PLACEHOLDER = 36;
+
+/**
+ * The library a cut-short legacy reference (`file:Library`, 36 characters) means: the one given
+ * library whose full name starts with it; two would be ambiguous.
+ */
+const truncatedMatch = (libraries: readonly Library[], file: string, lib: string) => {
+  const ref = file ? `${file}:${lib}` : lib;
+  if (ref.length !== LEGACY_PLACEHOLDER) return undefined;
+  const refFile = ref.includes(":") ? ref.slice(0, ref.lastIndexOf(":")) : "";
+  const full = (l: Library) => (l.name.includes(":") || !refFile ? l.name : `${refFile}:${l.name}`);
+  const found = libraries.filter((l) => full(l).startsWith(ref));
+  if (found.length > 1)
+    throw new VerifyError(
+      "invalid-request",
+      `the compiler cut the library's name short (${ref}): ${found.map((l) => l.name).join(" and ")} both fit; give only the one linked`,
+    );
+  return found[0];
+};
+
 const addressOfLibrary =
   (libraries: readonly Library[]) =>
   (file: string, lib: string): string => {
-    const found = libraries.find((l) => l.name === lib || l.name === `${file}:${lib}`);
+    const found =
+      libraries.find((l) => l.name === lib || l.name === `${file}:${lib}`) ??
+      truncatedMatch(libraries, file, lib);
     if (!found)
       throw new VerifyError(
         "invalid-request",
