@@ -71,6 +71,13 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
     const first = await waitLatest(port, 60_000);
     expect(first.block.height).toBeGreaterThanOrEqual(instantUpTo);
     expect(first.block.height).toBeLessThanOrEqual(last);
+    // The API port's /ready says what the projector's checks say (its lag behind the log).
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: { store: { ok: true, lag: expect.any(Number) }, log: { ok: true } },
+    });
     cold.kill("SIGTERM");
     await new Promise((r) => cold.once("exit", r));
 

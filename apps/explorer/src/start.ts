@@ -156,7 +156,11 @@ export const start = Effect.gen(function* () {
     chainId: cfg.chainId,
     evmChainId: cfg.evmChainId,
   });
-  const { app, runtime } = buildApi(
+  const {
+    app,
+    runtime,
+    ready: apiReady,
+  } = buildApi(
     ch,
     "explorer",
     {
@@ -167,6 +171,14 @@ export const start = Effect.gen(function* () {
     },
     verification,
   );
+  // The API port's /ready says what the admin port's does: the projector's lag (its "store"
+  // check in place of the API's own), and the node's when one is followed (a load balancer sees
+  // one process).
+  for (const c of ready) {
+    const same = apiReady.findIndex((a) => a.name === c.name);
+    if (same >= 0) apiReady[same] = c;
+    else apiReady.push(c);
+  }
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
