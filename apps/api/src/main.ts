@@ -33,6 +33,8 @@ import { makeVerification, Verification, type VerificationShape } from "./verifi
  * Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime.
  * `verification` says where verifications are recorded (the log) and how compilers are had; by
  * default compilers come from npm into the default cache and nothing can be recorded.
+ * `processChecks`: what else the process `/ready` depends on (under `start`: the projector and
+ * the node); a check named "store" there stands in for the API's own.
  */
 export const buildApi = (
   ch: Parameters<typeof makeDb>[0],
@@ -44,6 +46,7 @@ export const buildApi = (
     chainId: "",
     evmChainId: 262144,
   }),
+  processChecks: readonly ReadyCheck[] = [],
 ) => {
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
@@ -67,18 +70,20 @@ export const buildApi = (
     statSearchRoutes(router, run);
     evmRoutes(router, run);
   });
-  const ready: ReadyCheck[] = [
-    {
-      name: "store",
-      check: async () => {
-        const st = await runtime.runPromise(
-          Effect.gen(function* () {
-            return yield* (yield* Db).refresh;
-          }),
-        );
-        return { tableSet: st.db, projected: st.height };
-      },
+  const storeCheck: ReadyCheck = {
+    name: "store",
+    check: async () => {
+      const st = await runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Db).refresh;
+        }),
+      );
+      return { tableSet: st.db, projected: st.height };
     },
+  };
+  const ready = [
+    ...(processChecks.some((c) => c.name === storeCheck.name) ? [] : [storeCheck]),
+    ...processChecks,
   ];
   // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0).
   app.use(async (ctx, next) => {

@@ -156,11 +156,10 @@ export const start = Effect.gen(function* () {
     chainId: cfg.chainId,
     evmChainId: cfg.evmChainId,
   });
-  const {
-    app,
-    runtime,
-    ready: apiReady,
-  } = buildApi(
+  // The API port's /ready says what the admin port's does: the projector's lag (its "store"
+  // check in place of the API's own), and the node's when one is followed (a load balancer sees
+  // one process).
+  const { app, runtime } = buildApi(
     ch,
     "explorer",
     {
@@ -170,15 +169,8 @@ export const start = Effect.gen(function* () {
       apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
     },
     verification,
+    ready,
   );
-  // The API port's /ready says what the admin port's does: the projector's lag (its "store"
-  // check in place of the API's own), and the node's when one is followed (a load balancer sees
-  // one process).
-  for (const c of ready) {
-    const same = apiReady.findIndex((a) => a.name === c.name);
-    if (same >= 0) apiReady[same] = c;
-    else apiReady.push(c);
-  }
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
