@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { ensureCurrentSet, loadMigrations, openClickHouse } from "@explorer/store";
 import { describe, expect, it } from "vitest";
 import { planReplay } from "./sample-replay.ts";
 import { sampleLog } from "./start.ts";
@@ -121,5 +122,23 @@ describe("npm start: what it cannot do, it says in one line and stops (exit 1)",
         `^explorer: \\w+: CometBFT RPC http://127.0.0.1:${nowhere}: .* is the node running and the address right\\?$`,
       ),
     );
+  }, 120_000);
+
+  it("a store where an applied migration has changed since (say, after an upgrade)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "explorer-data-"));
+    const ch = await openClickHouse({ kind: "chdb", path: join(dataDir, "chdb") });
+    const { db } = await ensureCurrentSet(ch, "explorer");
+    const first = loadMigrations()[0]!.name;
+    await ch.insert({
+      table: `${db}._migrations`,
+      values: [{ name: first, checksum: "an older text", applied_at: Date.now() }],
+      format: "JSONEachRow",
+    });
+    await ch.close();
+    const r = await failedStart(startService(dataDir, await freePort()));
+    expect(r).toEqual({
+      code: 1,
+      last: `explorer: MigrationError: ${first} changed after it was applied to ${db}; add a new migration instead`,
+    });
   }, 120_000);
 });

@@ -26,8 +26,10 @@ export const loadMigrations = (dir = sqlDir): Migration[] =>
       return { name: f, checksum: createHash("sha256").update(text).digest("hex"), statements };
     });
 
+/** A migration the store cannot take (tagged: the command line says it in one line). */
 export class MigrationError extends Error {
   override readonly name = "MigrationError";
+  readonly _tag = "MigrationError";
 }
 
 const validDb = (db: string) => {

@@ -140,7 +140,7 @@ const metricsPort = o(
   "METRICS_PORT",
   "int",
   "0",
-  "port of /metrics, /health and /ready on 127.0.0.1 (0: off)",
+  "port of /metrics, /health and /ready on --metrics-host (0: off)",
   "<port>",
 );
 const metricsHost = o(
