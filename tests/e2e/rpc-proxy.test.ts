@@ -246,6 +246,23 @@ describe("the SPEC's availability table, row by row", () => {
     }
   });
 
+  it("a private method spelled in another case beside a public one is not what the node runs", async () => {
+    // Go reads an object's keys without regard to case, the last match winning: the node alone
+    // would run `Method`, and does (it lists its accounts). Through the proxy it must run the
+    // method the proxy checked, whatever else the object holds.
+    const smuggled = (decoy: string, key: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"${decoy}","${key}":"personal_listAccounts","params":[]}`;
+    const direct = JSON.parse((await post(NODE_HTTP, smuggled("eth_chainId", "Method"))).text);
+    expect(direct.result).toEqual((await call(NODE_HTTP, "personal_listAccounts")).result);
+    for (const decoy of ["eth_chainId", "eth_blockNumber", "net_version", "eth_gasPrice"])
+      for (const key of ["Method", "METHOD", "meThod"]) {
+        const r = await post(proxy.url, smuggled(decoy, key));
+        const answer = JSON.parse(r.text);
+        expect(Array.isArray(answer.result), `${decoy} ${key}`).toBe(false);
+        expect(answer.result, `${decoy} ${key}`).toMatch(/^(0x[0-9a-f]+|\d+)$/);
+      }
+  });
+
   it("private rows are forwarded with the operator's token", async () => {
     for (const [method, mark] of SPEC_METHODS) {
       const isPrivate =
@@ -558,6 +575,18 @@ describe("answers that cannot change are kept", () => {
     await call(proxy.url, "eth_getBlockByNumber", ["latest", false]);
     await call(proxy.url, "eth_getBlockByNumber", ["latest", false]);
     expect(rpcMetrics.cacheHits).toBe(before + 1);
+  });
+
+  it("params in another case (which the node would read instead) cannot plant an answer for others", async () => {
+    const at = await settled();
+    const [a, b] = [`0x${(at - 1).toString(16)}`, `0x${at.toString(16)}`];
+    const planted = `{"jsonrpc":"2.0","id":"x","method":"eth_getBlockByNumber","params":["${a}",false],"Params":["${b}",false]}`;
+    const first = JSON.parse((await post(proxy.url, planted)).text);
+    expect(first.result.number).toBe(a);
+    const after = await call(proxy.url, "eth_getBlockByNumber", [a, false]);
+    expect(after.result).toEqual(
+      (await call(NODE_HTTP, "eth_getBlockByNumber", [a, false])).result,
+    );
   });
 
   it("a receipt not yet there is null (as geth answers), and not kept", async () => {

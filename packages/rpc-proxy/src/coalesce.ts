@@ -10,7 +10,7 @@ import { type Reply, replyIn } from "./reply.ts";
  * take the node microseconds are shared (no eth_call, eth_estimateGas, eth_getLogs or traces),
  * and only while the node answers them fast (a running average under 2 ms a call): the node runs
  * a batch's calls one after the other, so a slow node would make each wait for the others. A
- * call alone in its turn goes as it came.
+ * call alone in its turn goes as it is given (the proxy's rebuilt text, never a client's).
  */
 export const COALESCABLE: ReadonlySet<string> = new Set([
   "eth_blockNumber",
@@ -53,7 +53,7 @@ export class Coalescer {
     private readonly max: number,
   ) {}
 
-  /** Sends a client's single call (its raw text); `method` is its method, unchanged. */
+  /** Sends a single call (its text as the proxy rebuilt it); `method` is its method. */
   call(text: string, method: string): Promise<Coalesced> {
     if (this.perCallMs > FAST_MS) return this.alone(text);
     return new Promise((resolve, reject) => {

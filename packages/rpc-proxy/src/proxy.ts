@@ -270,8 +270,12 @@ export class RpcProxy {
   }
 
   /**
-   * Forwards one call. The client's body goes as it is when nothing needs rewriting, and the
-   * node's answer comes back as it is (a string); otherwise the reply is rebuilt.
+   * Forwards one call. The node gets the call as the proxy read it, rebuilt from its `id`,
+   * `method` and `params`, never the client's text: Go reads an object's keys without regard to
+   * case (the last of `method` and `Method` wins), so a text passed on as it came could carry a
+   * method or params the proxy never checked (a private method behind a public one, or another
+   * block's answer cached under this call's key). The node's answer comes back as it is (a
+   * string) when nothing needs rewriting; otherwise the reply is rebuilt.
    */
   private async forwardOne(
     text: string,
@@ -281,17 +285,15 @@ export class RpcProxy {
   ): Promise<Reply | string> {
     const asIs = plan.method === m.method && !plan.params && !plan.pinned;
     const untouched = asIs && !plan.cacheKey && !plan.wrapFilter && !QUIRKY.has(plan.method);
+    const body = requestText(
+      idRaw(),
+      plan.method,
+      plan.params ?? scanMembers(text, REQUEST_KEYS)[0]?.get("params"),
+    );
     if (untouched && this.coalescer && COALESCABLE.has(plan.method)) {
-      const c = await this.coalescer.call(text, plan.method);
+      const c = await this.coalescer.call(body, plan.method);
       return "raw" in c ? c.raw : c.reply;
     }
-    const body = asIs
-      ? text
-      : requestText(
-          idRaw(),
-          plan.method,
-          plan.params ?? scanMembers(text, REQUEST_KEYS)[0]?.get("params"),
-        );
     const { text: answer, upstream } = await this.pool.post(body, {
       safe: plan.safe,
       ...(plan.pinned ? { pinned: plan.pinned } : {}),
