@@ -7,6 +7,8 @@ import { NotFound, StoreFailure } from "./http/errors.ts";
 export interface StoreState {
   readonly db: string;
   readonly height: number;
+  /** The lowest height indexed (1, or where the ingester was told to start; 0: none yet). */
+  readonly first: number;
   readonly txsTotal: number;
   /** Verified contracts projected so far (answers that show them change when it moves). */
   readonly verified: number;
@@ -37,18 +39,34 @@ export class Db extends Context.Service<Db, DbShape>()("api/Db") {}
 export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape => {
   let cached: { at: number; value: Promise<StoreState> } | undefined;
   let settled: { at: number; value: StoreState } | undefined;
+  // A set's lowest height never changes once it has blocks: read once per set.
+  const firsts = new Map<string, number>();
+  const firstHeight = async (db: string) => {
+    const known = firsts.get(db);
+    if (known !== undefined) return known;
+    const rs = await ch.query({
+      query: `SELECT height FROM ${db}.blocks ORDER BY height LIMIT 1`,
+      format: "JSONEachRow",
+    });
+    const first = Number((await rs.json<{ height: string | number }>())[0]?.height ?? 0);
+    if (first > 0) firsts.set(db, first);
+    return first;
+  };
   const load = async (): Promise<StoreState> => {
     const set = await currentSet(ch, base);
-    if (set === undefined) return { db: setDb(base, 1), height: 0, txsTotal: 0, verified: 0 };
+    if (set === undefined)
+      return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
     const db = setDb(base, set);
     const rs = await ch.query({
       query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() FROM ${db}.verified_contracts) AS v FROM ${db}.progress WHERE name = 'projector'`,
       format: "JSONEachRow",
     });
     const [row] = await rs.json<{ h: string | number; t: string | number; v: string | number }>();
+    const height = Number(row?.h ?? 0);
     return {
       db,
-      height: Number(row?.h ?? 0),
+      height,
+      first: height > 0 ? await firstHeight(db) : 0,
       txsTotal: Number(row?.t ?? 0),
       verified: Number(row?.v ?? 0),
     };

@@ -25,12 +25,15 @@ const blocks: Handler = (ctx) =>
     const sort = sortOf(q, SORTS.blocks, "-height");
     const st = yield* db.state;
     const exact = str(q, "height");
-    let lo = int(q, "from_height", { min: 1 }) ?? 1;
+    // The index holds the heights first..height (first: 1, or where the ingester started).
+    let lo = Math.max(int(q, "from_height", { min: 1 }) ?? 1, st.first);
     let hi = Math.min(int(q, "to_height", { min: 1 }) ?? st.height, st.height);
     // A height not projected yet is an empty page (lo > hi), whatever the table holds mid-batch.
+    // `height` narrows the range like the other two (all three must hold).
     if (exact !== undefined) {
-      lo = height(exact);
-      hi = Math.min(lo, st.height);
+      const h = height(exact);
+      lo = Math.max(lo, h);
+      hi = Math.min(hi, h);
     }
     // Heights are contiguous, so page p is a height range.
     const from = sort.desc ? hi - p.offset - p.limit + 1 : lo + p.offset;
