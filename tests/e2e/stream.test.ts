@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { CosmosTxClient, keyFromMnemonic, keyFromPrivateKey } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { MsgSend } from "cosmjs-types/cosmos/bank/v1beta1/tx";
-import { hexlify, JsonRpcProvider } from "ethers";
+import { hexlify, JsonRpcProvider, WebSocketProvider } from "ethers";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exited } from "../lib/ingester-process.ts";
@@ -24,6 +24,7 @@ const e = endpoints(nodePorts(0));
 const judy = keyFromMnemonic(testAccounts.judy.mnemonic, "cosmos");
 const main = fileURLToPath(new URL("../../apps/explorer/src/main.ts", import.meta.url));
 let port = 0;
+let startHeight = 0;
 let child: ChildProcess;
 const base = () => `http://127.0.0.1:${port}`;
 const connectClient = (
@@ -53,6 +54,7 @@ beforeAll(async () => {
     ((await (await fetch(`${e.cometRpc}/status`)).json()) as any).result.sync_info
       .latest_block_height,
   );
+  startHeight = Math.max(1, head - 20);
   child = spawnTs(main, ["start"], {
     env: {
       ...process.env,
@@ -63,7 +65,7 @@ beforeAll(async () => {
       EVM_RPC_URL: e.evmRpc,
       METADATA_FETCH: "false",
       PROGRESS: "false",
-      START_HEIGHT: String(Math.max(1, head - 20)),
+      START_HEIGHT: String(startHeight),
     },
     stdio: "ignore",
   });
@@ -189,5 +191,48 @@ describe("stream", () => {
       expect(r.headers.get("access-control-allow-origin")).toBe("*");
       expect(((await r.json()) as { event: string }).event).toBe(name);
     }
+  });
+});
+
+describe("the JSON-RPC proxy of a start that follows a node", () => {
+  it("subscribes at that node over its WebSocket (ethers' WebSocketProvider: new blocks)", async () => {
+    const ws = new WebSocketProvider(`ws://127.0.0.1:${port}/rpc`, 262144, { staticNetwork: true });
+    try {
+      const blocks: number[] = [];
+      await ws.on("block", (n: number) => blocks.push(n));
+      await until(() => blocks.length >= 2, "two new heads", 60_000);
+      expect(blocks[1]).toBeGreaterThan(blocks[0]!);
+      const node = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
+      expect((await node.getBlock(blocks[0]!))?.number).toBe(blocks[0]);
+      node.destroy();
+    } finally {
+      await ws.destroy();
+    }
+  }, 90_000);
+});
+
+describe("a start from a later height (START_HEIGHT)", () => {
+  it("lists blocks from that height: no empty pages before it, hasNext false on the last page", async () => {
+    const get = async (path: string) =>
+      (await (await fetch(`${base()}/api/1.0${path}`)).json()) as {
+        docs: { height: number }[];
+        hasNext: boolean;
+      };
+    const oldest = await get("/blocks?sort=height&limit=5");
+    expect(oldest.docs.map((b) => b.height)).toEqual([0, 1, 2, 3, 4].map((i) => startHeight + i));
+    const top = (await get("/blocks?limit=1")).docs[0]!.height;
+    const seen: number[] = [];
+    for (let page = 1; ; page++) {
+      const p = await get(`/blocks?to_height=${top}&limit=7&page=${page}`);
+      expect(p.docs.length, `page ${page}`).toBeGreaterThan(0);
+      seen.push(...p.docs.map((b) => b.height));
+      if (!p.hasNext) break;
+    }
+    expect(seen).toEqual(Array.from({ length: top - startHeight + 1 }, (_, i) => top - i));
+    // `height` narrows the range with from_height and to_height, as on /txs.
+    expect(
+      (await get(`/blocks?height=${startHeight + 1}&from_height=${startHeight + 2}`)).docs,
+    ).toEqual([]);
+    expect((await get(`/blocks?height=${startHeight - 1}`)).docs).toEqual([]);
   });
 });

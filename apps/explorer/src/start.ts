@@ -22,6 +22,7 @@ import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/servic
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Fiber, Layer } from "effect";
+import { followedNodeUpstream } from "./node-upstream.ts";
 import { planReplay, replaySample } from "./sample-replay.ts";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
@@ -43,6 +44,8 @@ export const StartConfig = Config.all({
   /** Nodes behind the JSON-RPC proxy; empty: the followed node's EVM JSON-RPC, or the index alone. */
   rpcUpstreams: Config.String("RPC_UPSTREAMS").pipe(Config.withDefault("")),
   evmRpc: Config.String("EVM_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:8545")),
+  /** The followed node's WebSocket (eth_subscribe); empty: --evm-rpc's port plus one. */
+  evmWs: Config.String("EVM_WS_URL").pipe(Config.withDefault("")),
   replayBlocks: Config.Int("SAMPLE_REPLAY_BLOCKS").pipe(Config.withDefault(120)),
   metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
   metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -179,7 +182,8 @@ export const start = Effect.gen(function* () {
   const rpc = rpcSettings(
     {
       ...(yield* RpcConfig),
-      upstreams: cfg.rpcUpstreams || (cfg.cometRpc ? cfg.evmRpc : ""),
+      upstreams:
+        cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
     },
     parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   );

@@ -59,4 +59,11 @@ describe("infra/compose/compose.yaml", () => {
       if ("STORE_URL" in env) expect(env.STORE_URL).toMatch(/^http:\/\/.*@clickhouse:8123$/);
     }
   });
+
+  it("points the api's JSON-RPC proxy at the chain's nodes (its default, 127.0.0.1, is the container itself)", () => {
+    const api = compose.services.api?.environment ?? {};
+    expect(api.RPC_UPSTREAMS).toMatch(
+      /^\$\{RPC_UPSTREAMS:\?.*http:\/\/node:8545\|ws:\/\/node:8546\}$/,
+    );
+  });
 });

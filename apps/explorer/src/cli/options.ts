@@ -574,6 +574,14 @@ export const startOptions: readonly Option[] = [
   { ...startHeight, help: "with --comet-rpc: first height to ingest into an empty data dir" },
   rest,
   evmRpc,
+  o(
+    "evm-ws",
+    "EVM_WS_URL",
+    "string",
+    "",
+    "with --comet-rpc: the node's EVM WebSocket, for eth_subscribe through the proxy (empty: --evm-rpc's port plus one, ws://…:8546 for :8545)",
+    "<url>",
+  ),
   port,
   host,
   prefix,
@@ -591,7 +599,7 @@ export const startOptions: readonly Option[] = [
   {
     ...rpcUpstreams,
     default: "",
-    help: "nodes behind the JSON-RPC proxy (empty: --evm-rpc when following a node, else the index alone)",
+    help: "nodes behind the JSON-RPC proxy (empty: --evm-rpc and --evm-ws when following a node, else the index alone)",
   },
   ...rpc,
   o(
