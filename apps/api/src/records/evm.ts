@@ -38,6 +38,13 @@ export interface ContractRow {
   compiler_version: string;
 }
 
+/** A token's name, symbol and decimals, each absent where the token has none (an NFT's decimals). */
+const tokenNaming = (r: ContractRow) => ({
+  ...(r.name ? { name: r.name } : {}),
+  ...(r.symbol ? { symbol: r.symbol } : {}),
+  ...(r.decimals === null ? {} : { decimals: r.decimals }),
+});
+
 /** The SPEC Contract record; the verification fields are empty until the contract is verified. */
 export const contractRecord = (r: ContractRow) => ({
   _id: r.address,
@@ -49,13 +56,7 @@ export const contractRecord = (r: ContractRow) => ({
   timestamp: isoTime(r.time),
   verified: Boolean(Number(r.verified)),
   ...(r.token_type
-    ? {
-        tokenType: r.token_type,
-        name: r.name,
-        symbol: r.symbol,
-        decimals: r.decimals ?? 0,
-        totalSupply: r.total_supply,
-      }
+    ? { tokenType: r.token_type, ...tokenNaming(r), totalSupply: r.total_supply }
     : {}),
   abi: r.abi ?? "",
   sourceCode: r.source_code ?? "",
@@ -73,9 +74,8 @@ export const tokenRecord = (r: ContractRow) => ({
   tokenType: r.token_type,
   transferCount: Number(r.transfer_count),
   holderCount: Number(r.holder_count),
-  ...(r.decimals === null ? {} : { decimals: r.decimals }),
-  ...(r.name ? { name: r.name } : {}),
-  ...(r.symbol ? { symbol: r.symbol, tokenSymbol: r.symbol } : {}),
+  ...tokenNaming(r),
+  ...(r.symbol ? { tokenSymbol: r.symbol } : {}),
   totalSupply: r.total_supply,
   verified: Boolean(Number(r.verified)),
 });

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { type ContractRow, contractRecord, tokenRecord } from "./evm.ts";
+
+const row = (over: Partial<ContractRow>): ContractRow => ({
+  address: "0x9d7f2fbcca2b53f90dfbe47eb9921fa4f402644e",
+  creator: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787",
+  tx_hash: `0x${"ab".repeat(32)}`,
+  block_number: 42,
+  time: "2026-11-24 02:00:00.000",
+  code: "0x6080",
+  token_type: "CFC-721",
+  name: "",
+  symbol: "",
+  decimals: null,
+  total_supply: "3",
+  transfer_count: 5,
+  holder_count: 2,
+  verified: 0,
+  abi: "",
+  source_code: "",
+  compiler_version: "",
+  ...over,
+});
+
+const naming = (r: Record<string, unknown>) =>
+  Object.fromEntries(["name", "symbol", "decimals"].filter((k) => k in r).map((k) => [k, r[k]]));
+
+describe("a token's name, symbol and decimals", () => {
+  it("are absent where the token has none, in its contract record as in its token record", () => {
+    const nft = row({});
+    expect(naming(contractRecord(nft))).toEqual({});
+    expect(naming(tokenRecord(nft))).toEqual({});
+    const named = row({ token_type: "CFC-20", name: "Test", symbol: "TST", decimals: 18 });
+    const expected = { name: "Test", symbol: "TST", decimals: 18 };
+    expect(naming(contractRecord(named))).toEqual(expected);
+    expect(naming(tokenRecord(named))).toEqual(expected);
+    expect(tokenRecord(named).tokenSymbol).toBe("TST");
+    expect(naming(contractRecord(row({ token_type: "", name: "x", decimals: 6 })))).toEqual({});
+  });
+});
