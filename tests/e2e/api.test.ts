@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
-import { keyFromMnemonic } from "@explorer/chain";
+import { evmToBech32, keyFromMnemonic } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { openClickHouse } from "@explorer/store";
 import { Contract, JsonRpcProvider, zeroPadValue } from "ethers";
@@ -594,6 +594,21 @@ describe("search and errors", () => {
     expect((await get(`/search?value=${scenario.contracts.Factory}`)).body.kind).toBe("contract");
     expect((await get("/search?value=scn")).body.record.symbol).toBe("SCN");
     expect((await get("/search?value=nothing-like-this")).status).toBe(404);
+    // Either form of an address, and 0X for 0x, find the same record.
+    for (const [name, kind] of [
+      ["TestToken", "token"],
+      ["Factory", "contract"],
+    ] as const) {
+      const evm = scenario.contracts[name]!.toLowerCase();
+      for (const form of [evmToBech32(evm, "cosmos"), `0X${evm.slice(2)}`]) {
+        const found = (await get(`/search?value=${form}`)).body;
+        expect([form, found.kind, found.record.contractAddress]).toEqual([form, kind, evm]);
+      }
+    }
+    expect((await get(`/search?value=0X${alice.evm.slice(2)}`)).body.kind).toBe("address");
+    // Something shaped like an address or a hash that names nothing is not found, not malformed.
+    for (const value of ["cosmos1xxx", "cosmosvaloper1xxxx", `0x${"0".repeat(40)}`])
+      expect([value, (await get(`/search?value=${value}`)).status]).toEqual([value, 404]);
   });
 
   it("bad input is a 400 with {error}; unknown records 404; an unknown API key 401", async () => {

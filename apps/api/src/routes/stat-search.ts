@@ -63,8 +63,8 @@ const stat: Handler = () =>
 /**
  * Search: resolves the value to one record and says which kind: `{kind, record}` with kind one of
  * block, transaction, address, validator, contract, token. Tried in this order: a height; a Cosmos
- * or EVM tx hash, else a block hash; a validator address; an account (either form); a contract or
- * token address; a token name or symbol (case-insensitive).
+ * or EVM tx hash, else a block hash; a validator address; a contract or token address, else an
+ * account (either form for both); a token name or symbol (case-insensitive).
  */
 const search: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -76,16 +76,19 @@ const search: Handler = (ctx) =>
         message: "value is required: a height, hash, address or token name/symbol",
       });
     const st = yield* db.state;
-    if (/^\d{1,15}$/.test(value)) {
-      const h = Number(value);
+    // `0X…` is read as `0x…`; a value that is no well-formed hash or address of this chain is
+    // looked for as a token name or symbol, and is otherwise not found (404), not malformed.
+    const v = value.startsWith("0X") ? `0x${value.slice(2)}` : value;
+    if (/^\d{1,15}$/.test(v)) {
+      const h = Number(v);
       const [b] = yield* db.query<{ record: string; proposer_cons: string }>(
         "SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE height = {h:UInt64} AND height <= {top:UInt64}",
         { h, top: st.height },
       );
       if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
     }
-    if (/^(0x)?[0-9a-fA-F]{64}$/.test(value)) {
-      const t = txHash(value, "value");
+    if (/^(0x)?[0-9a-fA-F]{64}$/.test(v)) {
+      const t = txHash(v, "value");
       const tx = yield* txByHash(db, t);
       if (tx !== undefined) return { kind: "transaction", record: tx };
       const hashCond =
@@ -98,23 +101,21 @@ const search: Handler = (ctx) =>
       );
       if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
     }
-    if (value.toLowerCase().startsWith(`${prefix}valoper1`)) {
-      const [v] = yield* validatorRecords(
-        new Where().eq("operator_address", "String", validatorAddress(value, prefix)),
-      );
-      if (v) return { kind: "validator", record: v };
+    const operator = orNothing(() => validatorAddress(v, prefix));
+    if (operator) {
+      const [r] = yield* validatorRecords(new Where().eq("operator_address", "String", operator));
+      if (r) return { kind: "validator", record: r };
     }
-    if (/^0x[0-9a-fA-F]{40}$/.test(value)) {
+    // An account, a contract or a token, in either form (a contract's bech32 form finds it too).
+    const forms = orNothing(() => accountForms(v, prefix, "value"));
+    if (forms) {
       const [c] = yield* db.query<ContractRow>(`${CONTRACT_SQL} WHERE c.address = {a:String}`, {
-        a: value.toLowerCase(),
+        a: forms.evm,
       });
       if (c)
         return c.token_type
           ? { kind: "token", record: tokenRecord(c) }
           : { kind: "contract", record: contractRecord(c) };
-    }
-    if (/^0x[0-9a-fA-F]{40}$/.test(value) || value.toLowerCase().startsWith(`${prefix}1`)) {
-      const forms = accountForms(value, prefix, "value");
       const [a] = yield* db.query<AddressRow>(
         "SELECT * FROM {db}.addresses FINAL WHERE address = {a:String}",
         { a: forms.bech32 },
@@ -128,6 +129,16 @@ const search: Handler = (ctx) =>
     if (tok) return { kind: "token", record: tokenRecord(tok) };
     return yield* new NotFound({ message: `nothing found for ${value}` });
   });
+
+/** What `parse` gives, or undefined where it refuses the value (a BadRequest). */
+const orNothing = <T>(parse: () => T): T | undefined => {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof BadRequest) return undefined;
+    throw e;
+  }
+};
 
 export const statSearchRoutes = (router: Router, run: Run) => {
   router.get("/stat", run(stat));
