@@ -438,6 +438,10 @@ describe("rate limits, per API key and per IP", () => {
     });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // a page on another origin may read it
+    expect(refused.headers.get("access-control-expose-headers")?.split(", ")).toEqual(
+      expect.arrayContaining(["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining"]),
+    );
     expect(JSON.parse(refused.text)).toMatchObject({ id: 9, error: { code: -32005 } });
     // the key's limit is its own: the same IP without the key still passes
     expect((await call(limited.url, "eth_chainId")).result).toBe("0x40000");

@@ -19,7 +19,7 @@ import { holdsJsonText, jsonOf } from "./json-text.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { EXPOSED_HEADERS, RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
 
 export interface ApiSettings {
@@ -105,6 +105,7 @@ export const makeApp = (
     ctx.set("access-control-allow-origin", "*");
     ctx.set("access-control-allow-headers", "authorization, content-type");
     ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
+    ctx.set("access-control-expose-headers", EXPOSED_HEADERS);
     try {
       if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);
       if (ctx.method === "OPTIONS") {

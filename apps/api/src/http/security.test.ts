@@ -172,6 +172,12 @@ describe("CORS (any origin may read; no credentials)", () => {
       expect(a.headers["access-control-allow-origin"]).toBe("*");
       expect(a.headers["access-control-allow-credentials"]).toBeUndefined();
     }
+    // A script on another origin may read the rate limit's headers (the 429's retry-after too).
+    const limited = answers[3]!;
+    for (const h of ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-request-id"]) {
+      expect(limited.headers[h], h).toBeDefined();
+      expect(String(limited.headers["access-control-expose-headers"]).split(", "), h).toContain(h);
+    }
   });
 
   it("a preflight gets 204 with the methods and headers a browser may use", async () => {

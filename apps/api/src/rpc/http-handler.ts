@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
+import { EXPOSED_HEADERS } from "../http/rate-limit.ts";
 import { type Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 
@@ -14,6 +15,7 @@ const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "POST, OPTIONS",
   "access-control-allow-headers": "authorization, content-type",
+  "access-control-expose-headers": EXPOSED_HEADERS,
 };
 
 /** Plain-text answers before JSON-RPC starts, worded as geth words them. */
