@@ -620,6 +620,7 @@ describe("search and errors", () => {
       "/txs/xyz",
       "/addresses/cosmos1bad",
       "/txs?address=0x123",
+      "/txs?messageType=MsgSend",
       "/validators?validatorJailed=maybe",
       "/event-logs?contractAddress=zz",
       "/token-transfers?tokenType=ERC-777",

@@ -18,6 +18,9 @@ import {
  * The API's request schemas, as data: each route's parameters with their kinds. The same table
  * validates every request (before its handler runs) and generates the OpenAPI document.
  */
+
+/** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
+const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
 export type Kind =
   | "int"
   | "height"
@@ -149,7 +152,7 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
           throw new BadRequest({ message: `${s.name} must be decimal integers` });
       return;
     case "messageType":
-      if (!/^\/?[A-Za-z0-9_.]+$/.test(one()))
+      if (!MESSAGE_TYPE.test(one()))
         throw new BadRequest({
           message: `${s.name} must be a message type URL such as /cosmos.bank.v1beta1.MsgSend`,
         });
@@ -229,7 +232,7 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
     case "messageType":
       return {
         type: "string",
-        pattern: "^/?[A-Za-z0-9_.]+$",
+        pattern: MESSAGE_TYPE.source,
         example: "/cosmos.bank.v1beta1.MsgSend",
       };
     case "enum":

@@ -104,11 +104,8 @@ const txs: Handler = (ctx) =>
     if (hashes.length)
       keys.push({ index: "tx_hash", keys: hashes.map((h) => txKey(txHash(h, "txhash"))) });
     const mt = str(q, "messageType");
+    // (its form checked with the route's parameters: http/spec.ts)
     if (mt !== undefined) {
-      if (!/^\/?[A-Za-z0-9_.]+$/.test(mt))
-        throw new BadRequest({
-          message: "messageType must be a message type URL such as /cosmos.bank.v1beta1.MsgSend",
-        });
       keys.push({ index: "tx_lookup", keys: [`m:${mt.startsWith("/") ? mt : `/${mt}`}`] });
     }
     const evm = bool(q, "existsEVM");
