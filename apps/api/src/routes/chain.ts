@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
-import { BadRequest, NotFound } from "../http/errors.ts";
+import { NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
 import { inLookup } from "../http/lookup-page.ts";
 import { accountForms, bool, height, int, list, type Query, str, txHash } from "../http/params.ts";
