@@ -629,6 +629,9 @@ describe("search and errors", () => {
       expect(r.status, path).toBe(400);
       expect(typeof r.body.error, path).toBe("string");
     }
+    expect((await get("/blocks?page=9999999999999999")).body.error).toBe(
+      "page is too large (at most 15 digits)",
+    );
     expect((await get(`/blocks/${scenario.toHeight + 1000}`)).status).toBe(404);
     expect((await get(`/txs/${"A".repeat(64)}`)).status).toBe(404);
     expect((await get("/blocks/latest", { authorization: "Bearer wrong" })).status).toBe(401);

@@ -49,7 +49,11 @@ export const int = (
   const v = one(q, name);
   if (v === undefined) return o.def;
   if (!/^\d{1,15}$/.test(v))
-    throw new BadRequest({ message: `${name} must be a non-negative integer` });
+    throw new BadRequest({
+      message: /^\d+$/.test(v)
+        ? `${name} is too large (at most 15 digits)`
+        : `${name} must be a non-negative integer`,
+    });
   const n = Number(v);
   if (o.min !== undefined && n < o.min)
     throw new BadRequest({ message: `${name} must be at least ${o.min}` });

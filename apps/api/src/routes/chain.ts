@@ -26,8 +26,8 @@ const blocks: Handler = (ctx) =>
     const st = yield* db.state;
     const exact = str(q, "height");
     // The index holds the heights first..height (first: 1, or where the ingester started).
-    let lo = Math.max(int(q, "from_height", { min: 1 }) ?? 1, st.first);
-    let hi = Math.min(int(q, "to_height", { min: 1 }) ?? st.height, st.height);
+    let lo = Math.max(int(q, "from_height") ?? 1, st.first, 1);
+    let hi = Math.min(int(q, "to_height") ?? st.height, st.height);
     // A height not projected yet is an empty page (lo > hi), whatever the table holds mid-batch.
     // `height` narrows the range like the other two (all three must hold).
     if (exact !== undefined) {

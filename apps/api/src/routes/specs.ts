@@ -82,8 +82,8 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     sort: sortNames(SORTS.blocks),
     params: [
       q("height", "height", "one height"),
-      q("from_height", "int", "lowest height", { min: 1 }),
-      q("to_height", "int", "highest height", { min: 1 }),
+      q("from_height", "int", "lowest height"),
+      q("to_height", "int", "highest height"),
     ],
     example: { from_height: "10", to_height: "20" },
   },
