@@ -19,7 +19,12 @@ const freePort = () =>
     });
   });
 
-const startService = (dataDir: string, port: number, env: Record<string, string> = {}) =>
+const startService = (
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  stdout: "ignore" | "pipe" = "ignore",
+) =>
   spawn(process.execPath, ["--import", "tsx", main, "start"], {
     env: {
       ...process.env,
@@ -28,7 +33,7 @@ const startService = (dataDir: string, port: number, env: Record<string, string>
       COMET_RPC_URL: "",
       ...env,
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", stdout, "pipe"],
   });
 
 /** A start that fails: its exit code and what it said on stderr. */
@@ -140,5 +145,32 @@ describe("npm start: what it cannot do, it says in one line and stops (exit 1)",
       code: 1,
       last: `explorer: MigrationError: ${first} changed after it was applied to ${db}; add a new migration instead`,
     });
+  }, 120_000);
+});
+
+describe("npm start: what it waits for, it says, and a stop ends the wait", () => {
+  it("a NATS server that is not there yet: it waits, saying so, and a SIGTERM still stops it", async () => {
+    const nowhere = await freePort();
+    const child = startService(
+      mkdtempSync(join(tmpdir(), "explorer-data-")),
+      await freePort(),
+      { LOG_BACKEND: "nats", NATS_URL: `nats://127.0.0.1:${nowhere}` },
+      "pipe",
+    );
+    let said = ""; // the log's lines (stdout)
+    const waiting = new Promise<void>((resolve) =>
+      child.stdout?.on("data", (d) => {
+        said += String(d);
+        if (said.includes("waiting for the log (next try in")) resolve();
+      }),
+    );
+    const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+      child.once("exit", (code, signal) => r({ code, signal })),
+    );
+    await waiting;
+    expect(said).toContain(`cannot reach NATS at nats://127.0.0.1:${nowhere}`);
+    child.kill("SIGTERM");
+    // It ends by itself (its own exit code), not held in the wait until the signal's default kill.
+    expect((await exited).signal).toBeNull();
   }, 120_000);
 });

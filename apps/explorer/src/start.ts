@@ -105,14 +105,17 @@ export const start = Effect.gen(function* () {
   const logDir = join(cfg.dataDir, "log");
   mkdirSync(logDir, { recursive: true });
   const warn = yield* callbackWarner;
+  // Waiting for the log can take a while (a NATS server starting): a stop ends the wait.
   const log = yield* Effect.acquireRelease(
-    Effect.promise(() =>
+    Effect.promise((signal) =>
       openLogPatiently(
         { backend: cfg.logBackend, dir: logDir, natsUrl: cfg.natsUrl, chainId: cfg.chainId },
         (m, next) => warn(`waiting for the log (next try in ${next} ms): ${m}`),
+        signal,
       ),
     ),
     (l) => Effect.promise(() => l.close()),
+    { interruptible: true },
   );
   const ch = yield* Effect.acquireRelease(
     Effect.promise(() => openClickHouse({ kind: "chdb", path: join(cfg.dataDir, "chdb") })),

@@ -42,15 +42,19 @@ export class Log extends Context.Service<Log, RawLog>()("ingester/Log") {
             }),
         })).chainId;
       const warn = yield* callbackWarner;
+      // Waiting for the log can take a while (a NATS server starting): a stop ends the wait.
       const log = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: (): Promise<RawLog> =>
-            openLogPatiently({ ...cfg, chainId }, (m, next) =>
-              warn(`waiting for the log (next try in ${next} ms): ${m}`),
+          try: (signal): Promise<RawLog> =>
+            openLogPatiently(
+              { ...cfg, chainId },
+              (m, next) => warn(`waiting for the log (next try in ${next} ms): ${m}`),
+              signal,
             ),
           catch: (e) => new Error(`cannot open the ${cfg.backend} log: ${(e as Error).message}`),
         }),
         (l) => Effect.promise(() => l.close()),
+        { interruptible: true },
       );
       return Log.of(log);
     }),

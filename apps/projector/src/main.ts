@@ -48,13 +48,17 @@ export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
       const cfg = yield* ProjectorConfig;
       const warn = yield* callbackWarner;
       return Log.of(
+        // Waiting for the log can take a while (a NATS server starting): a stop ends the wait.
         yield* Effect.acquireRelease(
-          Effect.promise(() =>
-            openLogPatiently(cfg, (m, next) =>
-              warn(`waiting for the log (next try in ${next} ms): ${m}`),
+          Effect.promise((signal) =>
+            openLogPatiently(
+              cfg,
+              (m, next) => warn(`waiting for the log (next try in ${next} ms): ${m}`),
+              signal,
             ),
           ),
           (l) => Effect.promise(() => l.close()),
+          { interruptible: true },
         ),
       );
     }),

@@ -21,6 +21,7 @@ export const openLog = (s: LogSettings): Promise<RawLog> =>
 /**
  * Opens the log, waiting while it cannot be reached (a NATS server restarting): retries with
  * backoff (0.5 s doubling to 10 s), telling `onWait` each time. Other errors are not retried.
+ * `signal` ends the wait at once (the process is told to stop): it throws the signal's reason.
  */
 export const openLogPatiently = async (
   s: LogSettings,
@@ -28,13 +29,26 @@ export const openLogPatiently = async (
   signal?: AbortSignal,
 ): Promise<RawLog> => {
   for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
     try {
       return await openLog(s);
     } catch (e) {
       if (!(e instanceof LogUnavailableError) || signal?.aborted) throw e;
       const next = Math.min(10_000, 500 * 2 ** attempt);
       onWait(e.message, next);
-      await new Promise((r) => setTimeout(r, next));
+      await sleep(next, signal);
     }
   }
 };
+
+/** Waits `ms`, or less if `signal` aborts first. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
