@@ -140,6 +140,34 @@ describe("transactions", () => {
     expect(row.message_types).toEqual(["/cosmos.bank.v1beta1.MsgSend"]);
   });
 
+  it("an EVM tx involves the senders and recipients of its token transfers and the contract it creates", () => {
+    const txOf = (label: string) =>
+      projectTxs(at(label), ctx).txs.find((t) => t.evm_hashes.includes(hashOf(label)))!;
+    const labels = [
+      "erc20 transfer",
+      "erc20 transferFrom",
+      "erc721 safeTransferFrom",
+      "erc1155 safeTransferFrom",
+      "erc1155 safeBatchTransferFrom",
+      "erc721 mint (http URI)",
+    ];
+    for (const label of labels) {
+      const row = txOf(label);
+      const transfers = projectTokenTransfers(at(label)).token_transfers.filter(
+        (t) => t.tx_hash === hashOf(label),
+      );
+      expect(transfers.length, label).toBeGreaterThan(0);
+      for (const t of transfers)
+        for (const a of [t.from_address, t.to_address])
+          if (!/^0x0{40}$/.test(a)) expect(row.addresses, `${label}: ${a}`).toContain(a);
+      expect(row.addresses, label).not.toContain(`0x${"0".repeat(40)}`); // mints: not the zero address
+    }
+    const created = projectContracts(at("erc20 deploy TestToken (constructor args)")).contracts;
+    const deploy = txOf("erc20 deploy TestToken (constructor args)");
+    expect(created.length).toBeGreaterThan(0);
+    for (const c of created) expect(deploy.addresses).toContain(c.address);
+  });
+
   it("an EVM tx: the SPEC's EVM message shape and its EVM hash", () => {
     const b = at("evm EIP-1559 value transfer");
     const evmHash = hashOf("evm EIP-1559 value transfer");

@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
+import {
+  type Json,
+  type JsonObject,
+  type RawBlockV1,
+  TOPIC,
+  wordToAddress,
+} from "@explorer/raw-block";
 import { bech32ToHexLower, hexToBech32 } from "./address-cache.ts";
 import { arr, blockTime, chTime, hexToDec, obj, type ProjectionContext, str } from "./context.ts";
 import { evmTxSize } from "./evm-tx-size.ts";
@@ -87,6 +93,29 @@ const involved = (prefix: string, ...sources: Json[]): string[] => {
   return [...scan.out].sort();
 };
 
+/**
+ * Accounts an EVM transaction's receipt involves beyond its `from` and `to`: the contract it
+ * created, and the senders and recipients of the token transfers it made (Transfer,
+ * TransferSingle, TransferBatch; not the zero address of mints and burns). Their addresses
+ * are 32-byte topics, which the scan of the record's strings does not see.
+ */
+const receiptParties = (receipt: JsonObject | undefined): string[] => {
+  if (!receipt || str(receipt.status) !== "0x1") return [];
+  const out: string[] = [];
+  if (str(receipt.contractAddress)) out.push(str(receipt.contractAddress).toLowerCase());
+  for (const l of arr(receipt.logs).map(obj)) {
+    const t = arr(l.topics).map(str);
+    const words =
+      t[0] === TOPIC.transfer && (t.length === 3 || t.length === 4)
+        ? [t[1], t[2]]
+        : (t[0] === TOPIC.transferSingle || t[0] === TOPIC.transferBatch) && t.length === 4
+          ? [t[2], t[3]]
+          : [];
+    for (const w of words) if (w) out.push(wordToAddress(w)); // the scan leaves out the zero address
+  }
+  return out;
+};
+
 /** Events of a tx grouped per message, as the SPEC's `logs`. */
 const logsOf = (events: JsonObject[]) => {
   const byMsg = new Map<number, { type: string; attributes: { key: string; value: string }[] }[]>();
@@ -154,6 +183,9 @@ export const projectTxs = (raw: RawBlockV1, ctx: ProjectionContext): { txs: TxRo
   const evmTxs = new Map(
     arr(raw.evm.block?.transactions).map((t) => [str(obj(t).hash).toLowerCase(), obj(t)]),
   );
+  const receipts = new Map(
+    raw.evm.receipts.map((r) => [str(obj(r).transactionHash).toLowerCase(), obj(r)]),
+  );
   const baseFee = hexToDec(raw.evm.block?.baseFeePerGas);
   const time = blockTime(raw);
   const txs: TxRow[] = [];
@@ -181,6 +213,7 @@ export const projectTxs = (raw: RawBlockV1, ctx: ProjectionContext): { txs: TxRo
       body,
       events as Json,
       evmTxList.map((t) => ({ from: t.from ?? null, to: t.to ?? null })),
+      evmHashes.flatMap((h) => receiptParties(receipts.get(h))),
     );
     const failedEvm = events.some(
       (e) =>
