@@ -1,5 +1,5 @@
 import { decodeRecord, isBlockRecord } from "@explorer/raw-block";
-import type { RawLog } from "@explorer/raw-log";
+import { type RawLog, sleep } from "@explorer/raw-log";
 
 export interface ReplayPlan {
   /** Heights up to this one are copied at once. */
@@ -18,16 +18,16 @@ export const planReplay = (sampleLast: number, paced: number): ReplayPlan => ({
 export const paceDelayMs = (prev: string | undefined, time: string, capMs = 10_000): number =>
   prev === undefined ? 0 : Math.min(capMs, Math.max(0, Date.parse(time) - Date.parse(prev)));
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
+/** The bech32 prefix of the sample's accounts (from its first block that touched one). */
+export const samplePrefix = async (sample: RawLog): Promise<string | undefined> => {
+  for await (const e of sample.read(1, { follow: false })) {
+    if (e.kind !== "block") continue;
+    const record = decodeRecord(e.payload);
+    const account = isBlockRecord(record) ? Object.keys(record.state.accounts)[0] : undefined;
+    if (account) return account.slice(0, account.lastIndexOf("1"));
+  }
+  return undefined;
+};
 
 /**
  * Copies the sample log into the data log from where the data log ends: heights up to

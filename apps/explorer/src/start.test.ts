@@ -129,6 +129,18 @@ describe("npm start: what it cannot do, it says in one line and stops (exit 1)",
     );
   }, 120_000);
 
+  it("the sample chain with another chain's --prefix (its addresses would all fail)", async () => {
+    const r = await failedStart(
+      startService(mkdtempSync(join(tmpdir(), "explorer-data-")), await freePort(), {
+        BECH32_PREFIX: "osmo",
+      }),
+    );
+    expect(r).toEqual({
+      code: 1,
+      last: "explorer: BadSetup: --prefix osmo: the bundled sample chain's accounts are cosmos1…; leave --prefix out, or give it with --comet-rpc for the chain you follow",
+    });
+  }, 120_000);
+
   it("a store where an applied migration has changed since (say, after an upgrade)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "explorer-data-"));
     const ch = await openClickHouse({ kind: "chdb", path: join(dataDir, "chdb") });

@@ -15,7 +15,7 @@ import {
   VerifierConfig,
   verifierOptions,
 } from "@explorer/api";
-import { Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
+import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
@@ -23,7 +23,7 @@ import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Fiber, Layer } from "effect";
 import { followedNodeUpstream } from "./node-upstream.ts";
-import { planReplay, replaySample } from "./sample-replay.ts";
+import { planReplay, replaySample, samplePrefix } from "./sample-replay.ts";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
 export const sampleLog = fileURLToPath(
@@ -63,7 +63,7 @@ export const StartConfig = Config.all({
  * Serves the bundled sample: its records go into the data log, the last ones at their recorded
  * pace (in the background), so the projector and the stream see blocks arrive as on a live chain.
  */
-const feedSample = (log: RawLog, dataDir: string, paced: number) =>
+const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string) =>
   Effect.gen(function* () {
     const copyDir = join(dataDir, "sample");
     mkdirSync(copyDir, { recursive: true });
@@ -72,6 +72,13 @@ const feedSample = (log: RawLog, dataDir: string, paced: number) =>
       Effect.sync(() => EmbeddedLog.open({ dir: copyDir })),
       (l) => Effect.promise(() => l.close()),
     );
+    // Its accounts are named with the reference chain's prefix: another one would fail every
+    // address lookup, request after request.
+    const own = yield* Effect.promise(() => samplePrefix(sample));
+    if (own !== undefined && own !== prefix)
+      return yield* new BadSetup({
+        message: `--prefix ${prefix}: the bundled sample chain's accounts are ${own}1…; leave --prefix out, or give it with --comet-rpc for the chain you follow`,
+      });
     const last = (yield* Effect.promise(() => sample.lastHeight())) ?? 0;
     const have = (yield* Effect.promise(() => log.lastHeight())) ?? 0;
     const plan = planReplay(last, paced);
@@ -151,7 +158,7 @@ export const start = Effect.gen(function* () {
       statSync(join(logDir, "log.dat")).size === 0 ||
       existsSync(join(cfg.dataDir, "sample")))
   ) {
-    const replay = yield* feedSample(log, cfg.dataDir, cfg.replayBlocks);
+    const replay = yield* feedSample(log, cfg.dataDir, cfg.replayBlocks, cfg.prefix);
     if (replay) background.push(replay);
   }
 

@@ -1,6 +1,7 @@
 import { EmbeddedLog } from "./embedded.ts";
 import { NatsLog } from "./nats.ts";
 import { LogUnavailableError, type RawLog } from "./port.ts";
+import { sleep } from "./sleep.ts";
 
 export interface LogSettings {
   readonly backend: "embedded" | "nats";
@@ -40,15 +41,3 @@ export const openLogPatiently = async (
     }
   }
 };
-
-/** Waits `ms`, or less if `signal` aborts first. */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
