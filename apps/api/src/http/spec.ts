@@ -14,13 +14,13 @@ import {
   validatorAddress,
 } from "./params.ts";
 
+/** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
+const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
+
 /**
  * The API's request schemas, as data: each route's parameters with their kinds. The same table
  * validates every request (before its handler runs) and generates the OpenAPI document.
  */
-
-/** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
-const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
 export type Kind =
   | "int"
   | "height"
