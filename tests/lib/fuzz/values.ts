@@ -97,7 +97,12 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
     evmHash: () => evmHash(p),
     tokenId: () => tokenId(p),
     tokenIds: () => listOf(tokenId(p)),
-    messageType: () => fromPool(p.messageTypes, fc.stringMatching(/^\/?[A-Za-z0-9_.]{1,60}$/)),
+    // a package path and a name (http/spec.ts)
+    messageType: () =>
+      fromPool(
+        p.messageTypes,
+        fc.stringMatching(/^\/?[A-Za-z0-9_]{1,20}(\.[A-Za-z0-9_]{1,20}){1,3}$/),
+      ),
     enum: () => anyCase(fc.constantFrom(...s.values!)),
     enumList: () =>
       listOf(
@@ -211,7 +216,8 @@ export const invalidValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | 
     evmHash: () => fc.oneof(hexWrong("0x", 64), hex(32)),
     tokenId: () => fc.oneof(withAlien, fc.stringMatching(/^[1-9][0-9]{78,90}$/)),
     tokenIds: () => listWrong(fc.oneof(withAlien, fc.stringMatching(/^[1-9][0-9]{78,90}$/))),
-    messageType: () => withAlien,
+    messageType: () =>
+      fc.oneof(withAlien, fc.constantFrom("MsgSend", "/MsgSend", ".", "/", "a..b", "a.", ".a")),
     enum: () => fc.oneof(withAlien, fc.constantFrom("CFC20", "ERC-20", "BONDED ", "x")),
     enumList: () => listWrong(withAlien),
   };
