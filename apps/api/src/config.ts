@@ -36,6 +36,8 @@ export const ApiConfig = Config.all({
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   /** Requests per minute per IP without a key. */
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
+  /** Stream connections open at once from one IP (0: no cap). */
+  streamConnectionsPerIp: Config.Int("STREAM_MAX_CONNECTIONS_PER_IP").pipe(Config.withDefault(100)),
   /** API keys as `key:requestsPerMinute` pairs, comma-separated (Authorization: Bearer <key>). */
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
   /** Largest request body accepted, in bytes (a larger one is a 413). */

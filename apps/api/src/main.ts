@@ -173,7 +173,12 @@ export const serve = Effect.gen(function* () {
     (s) => Effect.promise(() => s.close()),
   );
   yield* Effect.acquireRelease(
-    Effect.promise(() => attachStream(server, runtime, source, cfg.prefix)),
+    Effect.promise(() =>
+      attachStream(server, runtime, source, cfg.prefix, {
+        admission: app.admission,
+        maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
+      }),
+    ),
     (s) => Effect.promise(() => s.close()),
   );
   const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);

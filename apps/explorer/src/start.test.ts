@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync } from "node:fs";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +94,53 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
     warm.kill("SIGTERM");
     await new Promise((r) => warm.once("exit", r));
   }, 180_000);
+});
+
+describe("npm start: the stream's new connections pass the API's checks", () => {
+  it("a wrong API key is 401, and past the cap of connections per IP a handshake is 429", async () => {
+    const port = await freePort();
+    const service = startService(mkdtempSync(join(tmpdir(), "explorer-data-")), port, {
+      STREAM_MAX_CONNECTIONS_PER_IP: "2",
+      API_KEYS: "a-key:100",
+    });
+    try {
+      await waitLatest(port, 60_000);
+      // An Engine.IO handshake (long-polling), as socket.io-client opens a session.
+      const handshake = (headers: Record<string, string> = {}) =>
+        fetch(`http://127.0.0.1:${port}/api/1.0/stream/?EIO=4&transport=polling`, { headers });
+      const wrong = await handshake({ authorization: "Bearer not-a-key" });
+      expect([wrong.status, await wrong.json()]).toEqual([
+        401,
+        { error: "unknown API key (Authorization: Bearer <key>)" },
+      ]);
+      for (const i of [1, 2]) expect((await handshake()).status, `session ${i}`).toBe(200);
+      const third = await handshake({ authorization: "Bearer a-key" });
+      expect([third.status, await third.json()]).toEqual([
+        429,
+        { error: "at most 2 stream connections at once from one address" },
+      ]);
+      expect(third.headers.get("access-control-allow-origin")).toBe("*");
+      // A WebSocket without a polling session first (transports: ["websocket"]) too.
+      const upgrade = await new Promise<number | undefined>((resolve, reject) => {
+        const r = request(`http://127.0.0.1:${port}/api/1.0/stream/?EIO=4&transport=websocket`, {
+          headers: {
+            connection: "Upgrade",
+            upgrade: "websocket",
+            "sec-websocket-version": "13",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+          },
+        });
+        r.on("response", (res) => resolve(res.statusCode));
+        r.on("upgrade", () => resolve(101));
+        r.on("error", reject);
+        r.end();
+      });
+      expect(upgrade).toBe(429);
+    } finally {
+      service.kill("SIGTERM");
+      await new Promise((r) => service.once("exit", r));
+    }
+  }, 120_000);
 });
 
 describe("npm start: what it cannot do, it says in one line and stops (exit 1)", () => {

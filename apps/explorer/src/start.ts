@@ -39,6 +39,8 @@ export const StartConfig = Config.all({
   prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
+  /** Stream connections open at once from one IP (0: no cap). */
+  streamConnectionsPerIp: Config.Int("STREAM_MAX_CONNECTIONS_PER_IP").pipe(Config.withDefault(100)),
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
   /** With the sample: its last blocks are replayed at their recorded pace on a fresh data dir. */
   /** Nodes behind the JSON-RPC proxy; empty: the followed node's EVM JSON-RPC, or the index alone. */
@@ -186,7 +188,12 @@ export const start = Effect.gen(function* () {
   );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   yield* Effect.acquireRelease(
-    Effect.promise(() => attachStream(server, runtime, projected, cfg.prefix)),
+    Effect.promise(() =>
+      attachStream(server, runtime, projected, cfg.prefix, {
+        admission: app.admission,
+        maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
+      }),
+    ),
     (s) => Effect.promise(() => s.close()),
   );
   const rpc = rpcSettings(

@@ -22,6 +22,12 @@ import type { Query } from "./params.ts";
 import { EXPOSED_HEADERS, RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
 
+/** What a request's credentials and rate limit allow: headers to send, and a refusal or none. */
+export interface Admission {
+  readonly headers: Record<string, string>;
+  readonly refused?: { readonly status: 401 | 429; readonly error: string };
+}
+
 export interface ApiSettings {
   readonly prefix: string;
   /** Native coin symbol (lowercase) → denom. */
@@ -138,27 +144,41 @@ export const makeApp = (
     }
   });
 
+  /**
+   * API key and rate limit of a request (REST, or a stream handshake: the same budget): the
+   * headers to send, and the refusal when it goes no further.
+   */
+  const admission = (authorization: string, ip: string): Admission => {
+    const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+    if (authorization && (!key || !settings.apiKeys.has(key)))
+      return {
+        headers: {},
+        refused: { status: 401, error: "unknown API key (Authorization: Bearer <key>)" },
+      };
+    const verdict = limiter.take(key ?? `ip:${ip}`, key !== undefined);
+    const headers: Record<string, string> = {
+      "x-ratelimit-limit": String(verdict.limit),
+      "x-ratelimit-remaining": String(verdict.remaining),
+    };
+    if (verdict.ok) return { headers };
+    headers["retry-after"] = String(verdict.retryAfterS);
+    return {
+      headers,
+      refused: {
+        status: 429,
+        error: `rate limit of ${verdict.limit} requests per minute reached; retry in ${verdict.retryAfterS} s`,
+      },
+    };
+  };
+
   /** API key and rate limit; false (with the answer set) when the request goes no further. */
   const admit = (ctx: Koa.Context): boolean => {
-    const auth = ctx.get("authorization");
-    const key = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
-    if (auth && (!key || !settings.apiKeys.has(key))) {
-      ctx.status = 401;
-      ctx.body = { error: "unknown API key (Authorization: Bearer <key>)" };
-      return false;
-    }
-    const verdict = limiter.take(key ?? `ip:${ctx.ip}`, key !== undefined);
-    ctx.set("x-ratelimit-limit", String(verdict.limit));
-    ctx.set("x-ratelimit-remaining", String(verdict.remaining));
-    if (!verdict.ok) {
-      ctx.set("retry-after", String(verdict.retryAfterS));
-      ctx.status = 429;
-      ctx.body = {
-        error: `rate limit of ${verdict.limit} requests per minute reached; retry in ${verdict.retryAfterS} s`,
-      };
-      return false;
-    }
-    return true;
+    const a = admission(ctx.get("authorization"), ctx.ip);
+    ctx.set(a.headers);
+    if (!a.refused) return true;
+    ctx.status = a.refused.status;
+    ctx.body = { error: a.refused.error };
+    return false;
   };
 
   const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
@@ -270,5 +290,5 @@ export const makeApp = (
   const listen = app.listen.bind(app);
   app.listen = ((...args: Parameters<typeof listen>) =>
     answerClientErrors(listen(...args))) as typeof app.listen;
-  return Object.assign(app, { router, answerCache: cache });
+  return Object.assign(app, { router, answerCache: cache, admission });
 };

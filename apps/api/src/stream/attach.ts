@@ -1,8 +1,14 @@
-import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import {
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
+import type { Duplex } from "node:stream";
 import { Effect } from "effect";
 import { Server } from "socket.io";
 import { Db } from "../db.ts";
-import type { Runtime } from "../http/app.ts";
+import type { Admission, Runtime } from "../http/app.ts";
 import { accountForms } from "../http/params.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
 import { type HeightEvents, StreamHub } from "./hub.ts";
@@ -56,17 +62,64 @@ const loader = (runtime: Runtime) => (from: number, to: number) =>
     }),
   );
 
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type",
+};
+
+export interface StreamOptions {
+  /** The REST API's key check and rate limit, applied to each new connection (its handshake). */
+  readonly admission?: (authorization: string, ip: string) => Admission;
+  /** Connections open at once from one address (each holds a replay and a send queue); none: no cap. */
+  readonly maxConnectionsPerIp?: number;
+}
+
+/** A new Engine.IO session (its handshake), not a request of a session already open. */
+const isHandshake = (req: IncomingMessage) =>
+  (req.url ?? "").startsWith(`${STREAM_PATH}/`) &&
+  !new URL(req.url ?? "/", "http://stream").searchParams.has("sid");
+
 /**
  * Puts the Socket.IO stream on the API's HTTP server, fed by `source`. OPTIONS on the two event
- * paths is answered before Socket.IO sees the request (its path would otherwise claim them).
+ * paths is answered before Socket.IO sees the request (its path would otherwise claim them). A new
+ * connection passes the REST API's key check and rate limit (`opts.admission`) and the cap of
+ * connections per address before Socket.IO sees it: refused with 401 or 429 and `{error}`.
  */
 export const attachStream = async (
   server: HttpServer,
   runtime: Runtime,
   source: ProjectedSource,
   prefix: string,
+  opts: StreamOptions = {},
 ) => {
   const io = new Server(server, { path: STREAM_PATH, serveClient: false, cors: { origin: "*" } });
+  const maxPerIp = opts.maxConnectionsPerIp ?? Number.POSITIVE_INFINITY;
+  const open = new Map<string, number>();
+  io.engine.on(
+    "connection",
+    (s: { request: IncomingMessage; once(e: "close", f: () => void): void }) => {
+      const ip = s.request.socket.remoteAddress ?? "";
+      open.set(ip, (open.get(ip) ?? 0) + 1);
+      s.once("close", () => {
+        const n = (open.get(ip) ?? 1) - 1;
+        if (n > 0) open.set(ip, n);
+        else open.delete(ip);
+      });
+    },
+  );
+  /** Why a new connection is refused, or undefined. */
+  const refusal = (req: IncomingMessage) => {
+    const ip = req.socket.remoteAddress ?? "";
+    if ((open.get(ip) ?? 0) >= maxPerIp)
+      return {
+        status: 429,
+        error: `at most ${maxPerIp} stream connections at once from one address`,
+        headers: {},
+      };
+    const a = opts.admission?.(String(req.headers.authorization ?? ""), ip);
+    return a?.refused ? { ...a.refused, headers: a.headers } : undefined;
+  };
   const engineListeners = server.listeners("request") as ((
     req: IncomingMessage,
     res: ServerResponse,
@@ -75,16 +128,38 @@ export const attachStream = async (
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const m = /^\/api\/1\.0\/stream\/(new-block|new-txs)\/?(\?.*)?$/.exec(req.url ?? "");
     if (m && req.method === "OPTIONS") {
-      res.writeHead(200, {
-        "content-type": "application/json",
-        "access-control-allow-origin": "*",
-        "access-control-allow-methods": "GET, POST, OPTIONS",
-        "access-control-allow-headers": "authorization, content-type",
-      });
+      res.writeHead(200, { "content-type": "application/json", ...CORS });
       res.end(JSON.stringify(streamDescriptions[m[1]!]));
       return;
     }
+    const no = req.method === "GET" && isHandshake(req) ? refusal(req) : undefined;
+    if (no) {
+      res.writeHead(no.status, { "content-type": "application/json", ...CORS, ...no.headers });
+      res.end(JSON.stringify({ error: no.error }));
+      return;
+    }
     for (const l of engineListeners) l.call(server, req, res);
+  });
+  // A WebSocket connection without a polling session first (transports: ["websocket"]).
+  const upgradeListeners = server.listeners("upgrade") as ((
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+  ) => void)[];
+  server.removeAllListeners("upgrade");
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const no = isHandshake(req) ? refusal(req) : undefined;
+    if (no) {
+      const body = JSON.stringify({ error: no.error });
+      const headers = Object.entries({ ...no.headers, "content-type": "application/json" })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      socket.end(
+        `HTTP/1.1 ${no.status} ${STATUS_CODES[no.status]}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    for (const l of upgradeListeners) l.call(server, req, socket, head);
   });
   const hub = new StreamHub(io, loader(runtime), (a) => {
     try {

@@ -200,6 +200,14 @@ const rateLimit = o(
   "requests per minute per IP without a key",
   "<n>",
 );
+const streamConnections = o(
+  "stream-connections-per-ip",
+  "STREAM_MAX_CONNECTIONS_PER_IP",
+  "int",
+  "100",
+  "stream connections open at once from one IP (0: no cap; behind a proxy every client shares its IP)",
+  "<n>",
+);
 const apiKeys = o(
   "api-keys",
   "API_KEYS",
@@ -542,6 +550,7 @@ export const apiOptions: readonly Option[] = [
   nativeCoins,
   rateLimit,
   apiKeys,
+  streamConnections,
   natsStream,
   chainIdNamed,
   {
@@ -589,6 +598,7 @@ export const startOptions: readonly Option[] = [
   nativeDenoms,
   rateLimit,
   apiKeys,
+  streamConnections,
   {
     ...logBackend,
     help: "raw-block log: embedded (under --data-dir) or nats (a JetStream another ingester fills)",
