@@ -93,4 +93,55 @@ describe("stream hub", () => {
       await sio.close();
     }
   });
+
+  it("takes the address filter from auth as from the query; a malformed since is refused, not read as 0", async () => {
+    const server = createServer();
+    const sio = new Server(server, { path: "/api/1.0/stream" });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;
+    const mine = "0x00000000000000000000000000000000000000aa";
+    const hub = new StreamHub(
+      sio,
+      async (from, to) =>
+        Array.from({ length: to - from + 1 }, (_, i) => ({
+          height: from + i,
+          block: { height: from + i },
+          txs: [
+            { record: { txhash: `MINE${from + i}` }, addresses: [mine] },
+            {
+              record: { txhash: `OTHER${from + i}` },
+              addresses: ["0x00000000000000000000000000000000000000bb"],
+            },
+          ],
+        })),
+      (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
+    );
+    hub.startAt(0);
+    await hub.projected(3);
+    const open = (auth: Record<string, unknown>) =>
+      connect(url, { path: "/api/1.0/stream", transports: ["websocket"], forceNew: true, auth });
+    const filtered = open({ address: mine, since: 0 });
+    const refused = [open({ since: "" }), open({ since: false }), open({ since: -5 })];
+    try {
+      const got: string[] = [];
+      filtered.on("new-tx", (t: { txhash: string }) => got.push(t.txhash));
+      const errors = await Promise.all(
+        refused.map(
+          (c) =>
+            new Promise((resolve) =>
+              c.on("error-message", (m: { error: string }) => resolve(m.error)),
+            ),
+        ),
+      );
+      expect(new Set(errors)).toEqual(
+        new Set(["since must be the last height seen (a non-negative integer)"]),
+      );
+      for (let i = 0; i < 100 && !got.includes("MINE3"); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual(["MINE1", "MINE2", "MINE3"]); // the replay, its own only
+    } finally {
+      for (const c of [filtered, ...refused]) c.close();
+      await sio.close();
+    }
+  });
 });

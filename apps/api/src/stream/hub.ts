@@ -10,9 +10,10 @@ export interface HeightEvents {
  * The stream: when blocks up to H are projected, it emits, height by height in order and none
  * skipped, `new-block` (the Block record) to every client, then `new-txs` (the block's Transaction
  * records, when it has any) and `new-tx` (each record) to clients that want them: all clients,
- * or, for a client that connected with `?address=<either form>`, only the transactions involving
- * that address. A client that reconnects with `auth: {since: H}` (or `?since=H`) first gets what it
- * missed after H (from the last `bufferSize` heights).
+ * or, for a client that connected with `auth: {address}` or `?address=` (either form), only the
+ * transactions involving that address. A client that reconnects with `auth: {since: H}` (or
+ * `?since=H`) first gets what it missed after H (from the last `bufferSize` heights). A malformed
+ * address or height gets an `error-message` and is disconnected.
  *
  * Clients connect to either namespace of `STREAM_NAMESPACES`: the SPEC's `{base_url}/stream`
  * (socket.io-client takes the URL's path for the namespace: `/stream`) or the server's root.
@@ -110,27 +111,35 @@ export class StreamHub {
 
   private join(socket: Socket): void {
     const q = socket.handshake.query;
+    // `auth: {address, since}` or the query's `?address=&since=` (null: not given).
+    const auth = (socket.handshake.auth ?? {}) as { address?: unknown; since?: unknown };
     // One address per connection: `?address=a&address=b` is refused (Engine.IO's parsed query
     // keeps only one of them, so the raw URL is asked).
     const given = new URL(socket.request.url ?? "/", "http://stream").searchParams.getAll(
       "address",
     );
-    const address = typeof q.address === "string" ? this.normalizeAddress(q.address) : undefined;
-    if (q.address !== undefined && (!address || given.length > 1)) {
-      socket.emit("error-message", {
-        error:
-          given.length > 1
-            ? "address: one address per connection (open one connection per address)"
-            : "address must be an account address in either form",
-      });
+    const rawAddress = auth.address ?? q.address;
+    const address = typeof rawAddress === "string" ? this.normalizeAddress(rawAddress) : undefined;
+    const rawSince = auth.since ?? q.since;
+    const since =
+      typeof rawSince === "number" || (typeof rawSince === "string" && /^\d{1,15}$/.test(rawSince))
+        ? Number(rawSince)
+        : Number.NaN;
+    const refusal =
+      rawAddress != null && (!address || given.length > 1)
+        ? given.length > 1
+          ? "address: one address per connection (open one connection per address)"
+          : "address must be an account address in either form"
+        : rawSince != null && !(Number.isSafeInteger(since) && since >= 0)
+          ? "since must be the last height seen (a non-negative integer)"
+          : undefined;
+    if (refusal) {
+      socket.emit("error-message", { error: refusal });
       socket.disconnect(true);
       return;
     }
     socket.join(address ? `address:${address}` : "all");
-    const since = Number(
-      (socket.handshake.auth as { since?: unknown } | undefined)?.since ?? q.since,
-    );
-    if (Number.isInteger(since) && since >= 0) this.replay(socket, since, address);
+    if (rawSince != null) this.replay(socket, since, address);
   }
 
   /** Sends a reconnecting client what it missed after `since`, from the buffer (synchronously, before any live event). */
