@@ -19,7 +19,7 @@ import { rpcMetrics } from "./metrics.ts";
 import type { Policy } from "./policy.ts";
 import type { Upstream, UpstreamPool } from "./pool.ts";
 import { asGeth, QUIRKY, withDefaultGas } from "./quirks.ts";
-import { scanMembers, withFirstElement } from "./raw-json.ts";
+import { type Members, scanMembers, withFirstElement } from "./raw-json.ts";
 import { fail, failure, isError, type Reply, replyOf, replyText } from "./reply.ts";
 
 /** Who is asking: the operator's token unlocks private methods. */
@@ -228,7 +228,14 @@ export class RpcProxy {
   }
 
   private async single(text: string, m: Message, caller: Caller): Promise<Answer> {
-    const idRaw = () => scanMembers(text, REQUEST_KEYS)[0]?.get("id") ?? "null";
+    // The raw `id` and `params`, read from the text once and only if needed.
+    let members: Members | undefined;
+    const raw = (key: "id" | "params") => {
+      members ??= scanMembers(text, REQUEST_KEYS)[0];
+      return members?.get(key);
+    };
+    const idRaw = () => raw("id") ?? "null";
+    const paramsRaw = () => raw("params");
     if (m.kind === "response") return { status: 200, body: "" };
     if (m.kind === "invalid")
       return {
@@ -236,13 +243,11 @@ export class RpcProxy {
         body: `${errorText(m.hasId ? idRaw() : "null", ERR.INVALID_REQUEST, "invalid request")}\n`,
       };
     const t0 = performance.now();
-    const plan = this.plan(m.method, m.params, caller, () =>
-      scanMembers(text, REQUEST_KEYS)[0]?.get("params"),
-    );
+    const plan = this.plan(m.method, m.params, caller, paramsRaw);
     if (m.kind === "notification") {
       if (plan.kind === "forward")
         await this.pool
-          .post(notificationText(plan.method, scanMembers(text, REQUEST_KEYS)[0]?.get("params")), {
+          .post(notificationText(plan.method, paramsRaw()), {
             safe: false,
           })
           .catch(() => {});
@@ -252,7 +257,7 @@ export class RpcProxy {
     let body: string | undefined;
     if (!reply) {
       const fwd = plan.kind === "forward" ? plan : GET_LOGS;
-      reply = await this.forwardOne(text, m, fwd, idRaw).then(
+      reply = await this.forwardOne(m, fwd, idRaw, paramsRaw).then(
         (r) => {
           if (typeof r === "string") body = r;
           return typeof r === "string" ? undefined : r;
@@ -278,18 +283,14 @@ export class RpcProxy {
    * string) when nothing needs rewriting; otherwise the reply is rebuilt.
    */
   private async forwardOne(
-    text: string,
     m: Message & { kind: "call" },
     plan: ForwardPlan,
     idRaw: () => string,
+    paramsRaw: () => string | undefined,
   ): Promise<Reply | string> {
     const asIs = plan.method === m.method && !plan.params && !plan.pinned;
     const untouched = asIs && !plan.cacheKey && !plan.wrapFilter && !QUIRKY.has(plan.method);
-    const body = requestText(
-      idRaw(),
-      plan.method,
-      plan.params ?? scanMembers(text, REQUEST_KEYS)[0]?.get("params"),
-    );
+    const body = requestText(idRaw(), plan.method, plan.params ?? paramsRaw());
     if (untouched && this.coalescer && COALESCABLE.has(plan.method)) {
       const c = await this.coalescer.call(body, plan.method);
       return "raw" in c ? c.raw : c.reply;
