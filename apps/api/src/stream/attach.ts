@@ -24,6 +24,7 @@ export const streamDescriptions: Record<string, object> = {
     payload: "the Block record of the new block",
     order: "heights in order, none skipped; sent after the block is fully projected",
     reconnect: "connect with auth {since: <height>} (or ?since=) to get what was missed",
+    events: "all by default; connect with auth {events: [...]} (or ?events=) to get only some",
   },
   "new-txs": {
     event: "new-txs",
@@ -31,6 +32,7 @@ export const streamDescriptions: Record<string, object> = {
     transport: `Socket.IO v4, handshake path ${STREAM_PATH}`,
     payload: "the Transaction records of the new block (only blocks with transactions)",
     filter: "connect with ?address=<bech32 or 0x> to get only transactions involving that account",
+    events: "connect with ?events=new-txs (or new-tx) to get each transaction once",
   },
 };
 

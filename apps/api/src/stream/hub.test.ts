@@ -144,4 +144,86 @@ describe("stream hub", () => {
       await sio.close();
     }
   });
+
+  it("a client that names events gets only those, live and in the replay; an unknown name is refused", async () => {
+    const server = createServer();
+    const sio = new Server(server, { path: "/api/1.0/stream" });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;
+    const mine = "0x00000000000000000000000000000000000000aa";
+    const hub = new StreamHub(
+      sio,
+      async (from, to) =>
+        Array.from({ length: to - from + 1 }, (_, i) => ({
+          height: from + i,
+          block: { height: from + i },
+          txs: [
+            { record: { txhash: `MINE${from + i}` }, addresses: [mine] },
+            { record: { txhash: `OTHER${from + i}` }, addresses: [] },
+          ],
+        })),
+      (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
+    );
+    hub.startAt(0);
+    await hub.projected(1);
+    const open = (auth: Record<string, unknown>, query?: Record<string, string>) =>
+      connect(url, {
+        path: "/api/1.0/stream",
+        transports: ["websocket"],
+        forceNew: true,
+        auth,
+        ...(query ? { query } : {}),
+      });
+    const clients = {
+      blocks: open({ since: 0, events: ["new-block"] }),
+      txs: open({ since: 0 }, { events: "new-txs" }),
+      mineTx: open({ since: 0, address: mine, events: "new-tx, new-block" }),
+      all: open({ since: 0 }),
+    };
+    const refused = [open({ events: ["new-blocks"] }), open({ events: [] }), open({ events: 5 })];
+    try {
+      const seen = Object.fromEntries(Object.keys(clients).map((k) => [k, [] as string[]]));
+      for (const [name, c] of Object.entries(clients)) {
+        c.on("new-block", (b: { height: number }) => seen[name]!.push(`block ${b.height}`));
+        c.on("new-txs", (ts: { txhash: string }[]) =>
+          seen[name]!.push(`txs ${ts.map((t) => t.txhash).join(" ")}`),
+        );
+        c.on("new-tx", (t: { txhash: string }) => seen[name]!.push(`tx ${t.txhash}`));
+      }
+      const errors = await Promise.all(
+        refused.map(
+          (c) =>
+            new Promise((resolve) =>
+              c.on("error-message", (m: { error: string }) => resolve(m.error)),
+            ),
+        ),
+      );
+      expect(new Set(errors)).toEqual(
+        new Set(["events must name one or more of new-block, new-txs, new-tx"]),
+      );
+      await Promise.all(
+        Object.values(clients).map(
+          (c) => new Promise((resolve) => (c.connected ? resolve(0) : c.on("connect", resolve))),
+        ),
+      );
+      await hub.projected(2); // live, after the replay of height 1
+      for (let i = 0; i < 100 && !seen.all!.includes("tx OTHER2"); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen.blocks).toEqual(["block 1", "block 2"]);
+      expect(seen.txs).toEqual(["txs MINE1 OTHER1", "txs MINE2 OTHER2"]);
+      expect(seen.mineTx).toEqual(["block 1", "tx MINE1", "block 2", "tx MINE2"]);
+      expect(seen.all).toEqual(
+        [1, 2].flatMap((h) => [
+          `block ${h}`,
+          `txs MINE${h} OTHER${h}`,
+          `tx MINE${h}`,
+          `tx OTHER${h}`,
+        ]),
+      );
+    } finally {
+      for (const c of [...Object.values(clients), ...refused]) c.close();
+      await sio.close();
+    }
+  });
 });

@@ -11,14 +11,38 @@ export interface HeightEvents {
  * skipped, `new-block` (the Block record) to every client, then `new-txs` (the block's Transaction
  * records, when it has any) and `new-tx` (each record) to clients that want them: all clients,
  * or, for a client that connected with `auth: {address}` or `?address=` (either form), only the
- * transactions involving that address. A client that reconnects with `auth: {since: H}` (or
- * `?since=H`) first gets what it missed after H (from the last `bufferSize` heights). A malformed
- * address or height gets an `error-message` and is disconnected.
+ * transactions involving that address. A client that names `events` (`auth: {events: [...]}` or
+ * `?events=new-block,new-txs`) gets only those (each transaction once, not twice). A client that
+ * reconnects with `auth: {since: H}` (or `?since=H`) first gets what it missed after H (from the
+ * last `bufferSize` heights). A malformed address, height or event list gets an `error-message`
+ * and is disconnected.
  *
  * Clients connect to either namespace of `STREAM_NAMESPACES`: the SPEC's `{base_url}/stream`
  * (socket.io-client takes the URL's path for the namespace: `/stream`) or the server's root.
  */
 export const STREAM_NAMESPACES = ["/", "/stream"] as const;
+
+/** The events a client may ask for; all of them when it names none. */
+export const STREAM_EVENTS = ["new-block", "new-txs", "new-tx"] as const;
+type StreamEvent = (typeof STREAM_EVENTS)[number];
+const TX_EVENTS = ["new-txs", "new-tx"] as const;
+
+/**
+ * The events asked for in a handshake's `events` (an array, or names separated by commas), all of
+ * them when not given, or the refusal's text.
+ */
+export const chosenEvents = (raw: unknown): ReadonlySet<StreamEvent> | string => {
+  if (raw == null) return new Set(STREAM_EVENTS);
+  const names = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : undefined;
+  const known = new Set<string>(STREAM_EVENTS);
+  const chosen = names?.map((n) => (typeof n === "string" ? n.trim() : n));
+  if (!chosen || chosen.length === 0 || chosen.some((n) => typeof n !== "string" || !known.has(n)))
+    return `events must name one or more of ${STREAM_EVENTS.join(", ")}`;
+  return new Set(chosen as StreamEvent[]);
+};
+
+/** The room of a client that wants `event` for `scope` ("all" or `address:<0x>`). */
+const room = (scope: string, event: StreamEvent) => `${scope}|${event}`;
 
 export class StreamHub {
   private last: number | undefined;
@@ -89,30 +113,34 @@ export class StreamHub {
   }
 
   private emitIn(ns: Namespace, e: HeightEvents, all: Record<string, unknown>[]): void {
-    ns.emit("new-block", e.block);
+    ns.to(room("all", "new-block")).emit("new-block", e.block);
     if (e.txs.length === 0) return;
-    ns.to("all").emit("new-txs", all);
-    for (const r of all) ns.to("all").emit("new-tx", r);
+    ns.to(room("all", "new-txs")).emit("new-txs", all);
+    for (const r of all) ns.to(room("all", "new-tx")).emit("new-tx", r);
     const byAddress = new Map<string, Record<string, unknown>[]>();
     for (const t of e.txs) {
       for (const a of t.addresses) {
-        const room = `address:${a}`;
-        if (!ns.adapter.rooms.has(room)) continue;
-        const list = byAddress.get(room) ?? [];
+        const scope = `address:${a}`;
+        if (!TX_EVENTS.some((ev) => ns.adapter.rooms.has(room(scope, ev)))) continue;
+        const list = byAddress.get(scope) ?? [];
         list.push(t.record);
-        byAddress.set(room, list);
+        byAddress.set(scope, list);
       }
     }
-    for (const [room, records] of byAddress) {
-      ns.to(room).emit("new-txs", records);
-      for (const r of records) ns.to(room).emit("new-tx", r);
+    for (const [scope, records] of byAddress) {
+      ns.to(room(scope, "new-txs")).emit("new-txs", records);
+      for (const r of records) ns.to(room(scope, "new-tx")).emit("new-tx", r);
     }
   }
 
   private join(socket: Socket): void {
     const q = socket.handshake.query;
     // `auth: {address, since}` or the query's `?address=&since=` (null: not given).
-    const auth = (socket.handshake.auth ?? {}) as { address?: unknown; since?: unknown };
+    const auth = (socket.handshake.auth ?? {}) as {
+      address?: unknown;
+      since?: unknown;
+      events?: unknown;
+    };
     // One address per connection: `?address=a&address=b` is refused (Engine.IO's parsed query
     // keeps only one of them, so the raw URL is asked).
     const given = new URL(socket.request.url ?? "/", "http://stream").searchParams.getAll(
@@ -125,6 +153,7 @@ export class StreamHub {
       typeof rawSince === "number" || (typeof rawSince === "string" && /^\d{1,15}$/.test(rawSince))
         ? Number(rawSince)
         : Number.NaN;
+    const events = chosenEvents(auth.events ?? q.events);
     const refusal =
       rawAddress != null && (!address || given.length > 1)
         ? given.length > 1
@@ -132,32 +161,41 @@ export class StreamHub {
           : "address must be an account address in either form"
         : rawSince != null && !(Number.isSafeInteger(since) && since >= 0)
           ? "since must be the last height seen (a non-negative integer)"
-          : undefined;
-    if (refusal) {
+          : typeof events === "string"
+            ? events
+            : undefined;
+    if (refusal || typeof events === "string") {
       socket.emit("error-message", { error: refusal });
       socket.disconnect(true);
       return;
     }
-    socket.join(address ? `address:${address}` : "all");
-    if (rawSince != null) this.replay(socket, since, address);
+    for (const ev of events)
+      socket.join(room(ev === "new-block" || !address ? "all" : `address:${address}`, ev));
+    if (rawSince != null) this.replay(socket, since, address, events);
   }
 
   /** Sends a reconnecting client what it missed after `since`, from the buffer (synchronously, before any live event). */
-  private replay(socket: Socket, since: number, address: string | undefined): void {
+  private replay(
+    socket: Socket,
+    since: number,
+    address: string | undefined,
+    events: ReadonlySet<StreamEvent>,
+  ): void {
     // With nothing buffered yet (just started), the first height this instance will send.
     const first = this.buffer[0]?.height ?? (this.last ?? 0) + 1;
     if (since + 1 < first)
       socket.emit("replay-truncated", { from: since + 1, availableFrom: first });
     for (const e of this.buffer) {
       if (e.height <= since) continue;
-      socket.emit("new-block", e.block);
+      if (events.has("new-block")) socket.emit("new-block", e.block);
       const txs = address ? e.txs.filter((t) => t.addresses.includes(address)) : e.txs;
       if (txs.length === 0) continue;
-      socket.emit(
-        "new-txs",
-        txs.map((t) => t.record),
-      );
-      for (const t of txs) socket.emit("new-tx", t.record);
+      if (events.has("new-txs"))
+        socket.emit(
+          "new-txs",
+          txs.map((t) => t.record),
+        );
+      if (events.has("new-tx")) for (const t of txs) socket.emit("new-tx", t.record);
     }
   }
 }
