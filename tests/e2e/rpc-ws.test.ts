@@ -1,7 +1,13 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { nodePorts } from "@explorer/infra";
 import { parseUpstreams, unwrapFilterId } from "@explorer/rpc-proxy";
-import { Contract, encodeBytes32String, JsonRpcProvider, WebSocketProvider } from "ethers";
+import {
+  Contract,
+  encodeBytes32String,
+  FetchRequest,
+  JsonRpcProvider,
+  WebSocketProvider,
+} from "ethers";
 import { createPublicClient, defineChain, type Hex, http, parseAbiItem, webSocket } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -235,6 +241,32 @@ describe("subscriptions over WebSocket", () => {
       refused.once("unexpected-response", (_, res) => r(res.statusCode ?? 0)),
     );
     expect(status).toBe(401);
+  });
+
+  it("the token may come as the password of HTTP Basic (ethers' credentials, URL user:pass)", async () => {
+    const req = new FetchRequest(proxy.url);
+    req.allowInsecureAuthentication = true; // loopback
+    req.setCredentials("", "operator-token");
+    const provider = new JsonRpcProvider(req, undefined, { staticNetwork: true });
+    closers.push({ close: () => provider.destroy() });
+    expect(await provider.send("personal_listAccounts", [])).toEqual(
+      (await call(NODE_HTTP, "personal_listAccounts")).result,
+    );
+    const basic = `Basic ${Buffer.from(":operator-token").toString("base64")}`;
+    const ws = new WebSocket(proxy.wsUrl, { headers: { authorization: basic } });
+    closers.push({ close: () => ws.terminate() });
+    await new Promise((r) => ws.once("open", r));
+    ws.send('{"jsonrpc":"2.0","id":1,"method":"personal_listAccounts","params":[]}');
+    const answer = await new Promise<any>((r) =>
+      ws.once("message", (d) => r(JSON.parse(d.toString()))),
+    );
+    expect(answer.result).toEqual((await call(NODE_HTTP, "personal_listAccounts")).result);
+    const wrong = new FetchRequest(proxy.url);
+    wrong.allowInsecureAuthentication = true;
+    wrong.setCredentials("operator-token", "nope");
+    const refused = new JsonRpcProvider(wrong, undefined, { staticNetwork: true });
+    closers.push({ close: () => refused.destroy() });
+    await expect(refused.send("eth_chainId", [])).rejects.toThrow(/unknown token/);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import Router, { type RouterMiddleware } from "@koa/router";
 import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
 import Koa from "koa";
+import { credential } from "./credential.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 
 const stateOfDb = Effect.gen(function* () {
@@ -149,11 +150,14 @@ export const makeApp = (
    * headers to send, and the refusal when it goes no further.
    */
   const admission = (authorization: string, ip: string): Admission => {
-    const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+    const key = authorization ? credential(authorization) : undefined;
     if (authorization && (!key || !settings.apiKeys.has(key)))
       return {
         headers: {},
-        refused: { status: 401, error: "unknown API key (Authorization: Bearer <key>)" },
+        refused: {
+          status: 401,
+          error: "unknown API key (Authorization: Bearer <key>, or Basic with the key as password)",
+        },
       };
     const verdict = limiter.take(key ?? `ip:${ip}`, key !== undefined);
     const headers: Record<string, string> = {

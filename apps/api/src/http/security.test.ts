@@ -106,6 +106,25 @@ describe("API keys", () => {
     expect((await call(DOC, { headers: bearer(SECRET) })).status).toBe(200);
   });
 
+  it("a key may come as the password of HTTP Basic (URL credentials), on its own budget", async () => {
+    const basic = (s: string) => ({
+      authorization: `Basic ${Buffer.from(s).toString("base64")}`,
+    });
+    const r = await call(DOC, { from: "127.0.0.10", headers: basic(`:${SECRET}`) });
+    expect(r.status).toBe(200);
+    expect(r.headers["x-ratelimit-limit"]).toBe(
+      (await call(DOC, { from: "127.0.0.11", headers: bearer(SECRET) })).headers[
+        "x-ratelimit-limit"
+      ],
+    );
+    expect((await call(DOC, { from: "127.0.0.10", headers: basic(`user:${SECRET}`) })).status).toBe(
+      200,
+    );
+    const wrong = await call(DOC, { from: "127.0.0.10", headers: basic(`${SECRET}:x`) });
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong)).not.toContain(SECRET);
+  });
+
   it("each key has its own limit: past it, a 429 with retry-after and {error}; others unaffected", async () => {
     const seen = [];
     for (let i = 0; i < 4; i++) seen.push(await call(DOC, { headers: bearer("k-small") }));

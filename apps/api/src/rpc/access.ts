@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ERR, messageCount, type Parsed, refuseAll } from "@explorer/rpc-proxy";
+import { credential } from "../http/credential.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import { sameSecret } from "../http/secret.ts";
 import type { RpcSettings } from "./config.ts";
@@ -21,7 +22,8 @@ export interface Refusal {
 }
 
 /**
- * Credentials and rate limits of the JSON-RPC endpoint. `Authorization: Bearer <token>` carries
+ * Credentials and rate limits of the JSON-RPC endpoint. `Authorization: Bearer <token>` (or Basic
+ * with the token as password: http/credential.ts) carries
  * either the operator's private token (private methods allowed, no rate limit) or an API key
  * (its own rate limit, shared keys with the REST API); without it the caller's IP is limited.
  */
@@ -36,7 +38,7 @@ export class RpcAccess {
     const auth = req.headers.authorization;
     const ip = req.socket.remoteAddress ?? "unknown";
     if (!auth) return { ok: true, privileged: false, client: `ip:${ip}`, isKey: false };
-    const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    const token = credential(auth);
     if (token && sameSecret(token, this.settings.privateToken))
       return { ok: true, privileged: true, client: "operator", isKey: true };
     if (token && this.settings.apiKeys.has(token))
@@ -48,7 +50,7 @@ export class RpcAccess {
     return {
       status: 401,
       headers: { "www-authenticate": 'Bearer realm="json-rpc"' },
-      body: `${refuseAll(text, parsed, ERR.UNAUTHORIZED, "unknown token (Authorization: Bearer <operator token or API key>)")}\n`,
+      body: `${refuseAll(text, parsed, ERR.UNAUTHORIZED, "unknown token (Authorization: Bearer <operator token or API key>, or Basic with it as password)")}\n`,
     };
   }
 

@@ -38,7 +38,7 @@ export const wsHandler = (
     const who = access.identify(req);
     if (!who.ok) {
       socket.end(
-        'HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm="json-rpc"\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nunknown token (Authorization: Bearer <operator token or API key>)\n',
+        'HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm="json-rpc"\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nunknown token (Authorization: Bearer <operator token or API key>, or Basic with it as password)\n',
       );
       return;
     }
