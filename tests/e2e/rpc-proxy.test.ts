@@ -600,6 +600,25 @@ describe("answers that cannot change are kept", () => {
       /ethereum tx not found/,
     );
   });
+
+  it("eth_getBlockReceipts of a block not there is null (as geth answers), a block there its receipts", async () => {
+    const unknown = `0x${"34".repeat(32)}`;
+    const beyond = `0x${(Number((await call(NODE_HTTP, "eth_blockNumber")).result) + 1000).toString(16)}`;
+    for (const p of [unknown, { blockHash: unknown }, beyond]) {
+      const node = await call(NODE_HTTP, "eth_getBlockReceipts", [p]);
+      expect(node.error?.message, JSON.stringify(p)).toMatch(
+        /method handler crashed|must be less than or equal to the current blockchain height/,
+      );
+      const answer = await call(proxy.url, "eth_getBlockReceipts", [p]);
+      expect(answer.error, JSON.stringify(p)).toBeUndefined();
+      expect(answer.result, JSON.stringify(p)).toBeNull();
+    }
+    const at = `0x${(await settled()).toString(16)}`;
+    const hash = (await call(NODE_HTTP, "eth_getBlockByNumber", [at, false])).result.hash;
+    expect((await call(proxy.url, "eth_getBlockReceipts", [hash])).result).toEqual(
+      (await call(NODE_HTTP, "eth_getBlockReceipts", [at])).result,
+    );
+  });
 });
 
 describe("metrics per method", () => {

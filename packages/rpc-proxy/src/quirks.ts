@@ -3,18 +3,28 @@ import type { Reply } from "./reply.ts";
 
 /**
  * Where the node answers differently from geth in a way that breaks clients, the proxy answers
- * as geth does. cosmos/evm (v0.3) answers eth_getTransactionReceipt for a transaction not (yet)
- * in a block with an error ("… ethereum tx not found") where geth answers null; ethers' and viem's
- * wait-for-receipt loops stop on that error instead of polling again.
+ * as geth does, with null for a thing that is not there:
+ * - cosmos/evm (v0.3) answers eth_getTransactionReceipt for a transaction not (yet) in a block
+ *   with an error ("… ethereum tx not found"); ethers' and viem's wait-for-receipt loops stop on
+ *   that error instead of polling again.
+ * - eth_getBlockReceipts of a block hash it does not have crashes its handler (-32603 "method
+ *   handler crashed"), and of a height above its head is -32000 ("height … must be less than or
+ *   equal to the current blockchain height …"). The execution-apis schema allows null there.
  */
-export const QUIRKY: ReadonlySet<string> = new Set(["eth_getTransactionReceipt"]);
+export const QUIRKY: ReadonlySet<string> = new Set([
+  "eth_getTransactionReceipt",
+  "eth_getBlockReceipts",
+]);
+
+/** The node's errors (their raw JSON text) that mean "not there", by method. */
+const NOT_THERE: Readonly<Record<string, RegExp>> = {
+  eth_getTransactionReceipt: /ethereum tx not found/,
+  eth_getBlockReceipts:
+    /"method handler crashed"|must be less than or equal to the current blockchain height/,
+};
 
 export const asGeth = (method: string, reply: Reply): Reply =>
-  method === "eth_getTransactionReceipt" &&
-  "error" in reply &&
-  /ethereum tx not found/.test(reply.error)
-    ? { result: "null" }
-    : reply;
+  "error" in reply && NOT_THERE[method]?.test(reply.error) ? { result: "null" } : reply;
 
 /** The SPEC's default gas of eth_sendTransaction (geth's old default): 90,000. */
 export const DEFAULT_SEND_GAS = "0x15f90";
