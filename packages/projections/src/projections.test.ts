@@ -220,15 +220,27 @@ describe("transactions", () => {
     expect(typeOf("0x4")).toBe("/cosmos.evm.vm.v1.SetCodeTx");
   });
 
-  it("a reverted EVM tx has code 1 (receipt status 0), a failed Cosmos tx its own code", () => {
+  it("a reverted EVM tx has code 1 (receipt status 0) in codespace evm, a failed Cosmos tx its own code; info says why either failed", () => {
     const reverted = projectTxs(at("evm reverted call (reason)"), ctx).txs.find((t) =>
       t.evm_hashes.includes(hashOf("evm reverted call (reason)")),
     )!;
     expect(reverted.code).toBe(1);
+    expect(JSON.parse(reverted.record)).toMatchObject({
+      code: 1,
+      codespace: "evm",
+      info: "execution reverted",
+    });
     const failed = projectTxs(at("bank send beyond balance"), ctx).txs.find(
       (t) => t.txhash === hashOf("bank send beyond balance"),
     )!;
     expect(failed.code).toBe(5);
+    expect(JSON.parse(failed.record)).toMatchObject({
+      code: 5,
+      codespace: "sdk",
+      info: expect.stringMatching(/^failed to execute message; .*: insufficient funds$/),
+    });
+    const ok = JSON.parse(projectTxs(at("erc20 transfer"), ctx).txs[0]!.record);
+    expect([ok.code, ok.codespace, ok.info]).toEqual([0, "", ""]);
   });
 });
 

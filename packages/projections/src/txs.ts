@@ -215,26 +215,31 @@ export const projectTxs = (raw: RawBlockV1, ctx: ProjectionContext): { txs: TxRo
       evmTxList.map((t) => ({ from: t.from ?? null, to: t.to ?? null })),
       evmHashes.flatMap((h) => receiptParties(receipts.get(h))),
     );
-    const failedEvm = events.some(
-      (e) =>
-        str(e.type) === "ethereum_tx" &&
-        arr(e.attributes).some((a) => str(obj(a).key) === "ethereumTxFailed"),
-    );
+    // The VM error of a failed EVM tx ("execution reverted"), from its ethereum_tx event.
+    const vmError = events
+      .filter((e) => str(e.type) === "ethereum_tx")
+      .flatMap((e) => arr(e.attributes).map(obj))
+      .find((a) => str(a.key) === "ethereumTxFailed");
     // The SPEC: consensus code 0 is receipt status 1 and code 1 is status 0. The node gives a
-    // reverted EVM tx code 0 (the failure is in its ethereum_tx event), so the record says 1.
-    const code = Number(result.code ?? 0) || (failedEvm ? 1 : 0);
+    // reverted EVM tx code 0 (the failure is in its ethereum_tx event), so the record says 1,
+    // in cosmos/evm's codespace.
+    const nodeCode = Number(result.code ?? 0);
+    const code = nodeCode || (vmError ? 1 : 0);
+    // The record has no `log`: a failed tx whose `info` is empty carries its reason there (the
+    // node's log, or the VM error), so that an explorer can say why it failed.
+    const reason = nodeCode ? str(result.log) : vmError ? str(vmError.value) : "";
     const record = {
       txhash,
       addresses,
       auth_info: node.auth_info ?? {},
       body: { ...body, messages: shaped },
       code,
-      codespace: str(result.codespace),
+      codespace: str(result.codespace) || (code && !nodeCode ? "evm" : ""),
       evm_txhashes: evmHashes,
       gas_used: str(result.gas_used),
       gas_wanted: str(result.gas_wanted),
       height: raw.height,
-      info: str(result.info),
+      info: str(result.info) || reason,
       isEVM: isEvm,
       logs: logsOf(events),
       signatures: arr(node.signatures),
