@@ -93,6 +93,18 @@ describe("transactions", () => {
       expect(body.code === 0 ? "success" : "failure", s.label).toBe(s.expect);
       if (s.hash.startsWith("0x")) expect(body.evm_txhashes).toContain(s.hash);
       else expect(body.txhash).toBe(s.hash);
+      // Why it failed: the node's log of a Cosmos failure, the EVM error of a reverted call.
+      const node = (await comet(`/tx?hash=0x${body.txhash}`)).tx_result;
+      if (body.code === 0) expect([body.codespace, body.info], s.label).toEqual(["", node.info]);
+      else if (node.code !== 0)
+        expect([body.codespace, body.info], s.label).toEqual([node.codespace, node.log]);
+      else {
+        const vmError = node.events
+          .flatMap((ev: any) => (ev.type === "ethereum_tx" ? ev.attributes : []))
+          .find((a: any) => a.key === "ethereumTxFailed")?.value;
+        expect(vmError, s.label).toBeTruthy();
+        expect([body.codespace, body.info], s.label).toEqual(["evm", vmError]);
+      }
     }
   });
 
