@@ -36,18 +36,24 @@ export const streamDescriptions: Record<string, object> = {
   },
 };
 
+/**
+ * The heights from…to that the store holds, up to its projected height (an instance reading a
+ * replica may hear of a height before the replica has it: the hub then asks again).
+ */
 const loader = (runtime: Runtime) => (from: number, to: number) =>
   runtime.runPromise(
     Effect.gen(function* () {
       const db = yield* Db;
-      yield* db.refresh; // REST answers these heights by the time clients hear of them
+      // REST answers these heights by the time clients hear of them.
+      const through = Math.min(to, (yield* db.refresh).height);
+      if (through < from) return { events: [], through };
       const blocks = yield* db.query<{ height: string; record: string; proposer_cons: string }>(
         "SELECT height, record, proposer_cons FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height",
-        { a: from, b: to },
+        { a: from, b: through },
       );
       const txs = yield* db.query<{ height: string; record: string; addresses: string[] }>(
         "SELECT height, record, addresses FROM {db}.txs FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height, idx",
-        { a: from, b: to },
+        { a: from, b: through },
       );
       const proposers = yield* proposerMap;
       const byHeight = new Map<number, HeightEvents["txs"]>();
@@ -56,11 +62,12 @@ const loader = (runtime: Runtime) => (from: number, to: number) =>
         list.push({ record: JSON.parse(t.record), addresses: t.addresses });
         byHeight.set(Number(t.height), list);
       }
-      return blocks.map((b) => ({
+      const events = blocks.map((b) => ({
         height: Number(b.height),
         block: withProposer(b, proposers),
         txs: byHeight.get(Number(b.height)) ?? [],
       }));
+      return { events, through };
     }),
   );
 

@@ -3,14 +3,16 @@ import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { type HeightEvents, StreamHub } from "./hub.ts";
+import { type HeightEvents, type Loaded, StreamHub } from "./hub.ts";
 
-const blocksOf = async (from: number, to: number): Promise<HeightEvents[]> =>
-  Array.from({ length: to - from + 1 }, (_, i) => ({
+const blocksOf = async (from: number, to: number): Promise<Loaded> => ({
+  events: Array.from({ length: to - from + 1 }, (_, i) => ({
     height: from + i,
     block: { height: from + i },
     txs: [],
-  }));
+  })),
+  through: to,
+});
 
 const io = new Server();
 afterAll(() => io.disconnectSockets(true)); // never attached to a server: nothing else to close
@@ -23,7 +25,7 @@ describe("stream hub", () => {
       async (from, to) => {
         loads.push([from, to]);
         await new Promise((r) => setTimeout(r, 50)); // a store under load
-        return Array.from(
+        const events = Array.from(
           { length: to - from + 1 },
           (_, i): HeightEvents => ({
             height: from + i,
@@ -31,6 +33,7 @@ describe("stream hub", () => {
             txs: [],
           }),
         );
+        return { events, through: to };
       },
       () => undefined,
     );
@@ -43,6 +46,35 @@ describe("stream hub", () => {
     for (let i = 1; i < loads.length; i++) expect(loads[i]![0]).toBe(loads[i - 1]![1] + 1);
     expect(loads.at(-1)![1]).toBe(60);
     expect(loads.length).toBeLessThanOrEqual(3);
+  });
+
+  it("a store behind the announcement (a replica) is asked again: heights come late, none skipped; heights below a store's first are not waited for", async () => {
+    let held = 1; // the store's projected height
+    const first = 3; // its first block (it was started at a later height)
+    const hub = new StreamHub(
+      io,
+      async (from, to) => {
+        const through = Math.min(to, held);
+        const events: HeightEvents[] = [];
+        for (let h = Math.max(from, first); h <= through; h++)
+          events.push({ height: h, block: { height: h }, txs: [] });
+        return { events, through };
+      },
+      () => undefined,
+      1000,
+      20,
+    );
+    hub.startAt(0);
+    await hub.projected(6); // announced up to 6; the store holds only 1, where it has no block
+    expect([hub.lastEmitted, hub.buffered]).toEqual([1, 0]);
+    held = 4;
+    for (let i = 0; i < 50 && hub.lastEmitted! < 4; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect([hub.lastEmitted, hub.buffered]).toEqual([4, 2]); // 3 and 4, with no new announcement
+    held = 6;
+    for (let i = 0; i < 50 && hub.lastEmitted! < 6; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect([hub.lastEmitted, hub.buffered]).toEqual([6, 4]);
   });
 
   it("serves the SPEC's {base_url}/stream namespace and the root alike; a reconnect older than a fresh instance is told so", async () => {
@@ -102,8 +134,8 @@ describe("stream hub", () => {
     const mine = "0x00000000000000000000000000000000000000aa";
     const hub = new StreamHub(
       sio,
-      async (from, to) =>
-        Array.from({ length: to - from + 1 }, (_, i) => ({
+      async (from, to) => ({
+        events: Array.from({ length: to - from + 1 }, (_, i) => ({
           height: from + i,
           block: { height: from + i },
           txs: [
@@ -114,6 +146,8 @@ describe("stream hub", () => {
             },
           ],
         })),
+        through: to,
+      }),
       (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
     );
     hub.startAt(0);
@@ -153,8 +187,8 @@ describe("stream hub", () => {
     const mine = "0x00000000000000000000000000000000000000aa";
     const hub = new StreamHub(
       sio,
-      async (from, to) =>
-        Array.from({ length: to - from + 1 }, (_, i) => ({
+      async (from, to) => ({
+        events: Array.from({ length: to - from + 1 }, (_, i) => ({
           height: from + i,
           block: { height: from + i },
           txs: [
@@ -162,6 +196,8 @@ describe("stream hub", () => {
             { record: { txhash: `OTHER${from + i}` }, addresses: [] },
           ],
         })),
+        through: to,
+      }),
       (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
     );
     hub.startAt(0);
@@ -203,7 +239,10 @@ describe("stream hub", () => {
       );
       await Promise.all(
         Object.values(clients).map(
-          (c) => new Promise((resolve) => (c.connected ? resolve(0) : c.on("connect", resolve))),
+          (c) =>
+            new Promise((resolve) =>
+              c.connected ? resolve(0) : c.on("connect", () => resolve(0)),
+            ),
         ),
       );
       await hub.projected(2); // live, after the replay of height 1

@@ -7,6 +7,17 @@ export interface HeightEvents {
 }
 
 /**
+ * What a load of heights `from`…`to` found: the events of the heights the store has, up to
+ * `through`, the highest height it holds in full (below `from` when it holds none of them yet: a
+ * replica behind the projector's announcement). Heights up to `through` without a block (below a
+ * store's first height) are not there to send.
+ */
+export interface Loaded {
+  readonly events: readonly HeightEvents[];
+  readonly through: number;
+}
+
+/**
  * The stream: when blocks up to H are projected, it emits, height by height in order and none
  * skipped, `new-block` (the Block record) to every client, then `new-txs` (the block's Transaction
  * records, when it has any) and `new-tx` (each record) to clients that want them: all clients,
@@ -50,13 +61,16 @@ export class StreamHub {
   private target = 0;
   private readonly buffer: HeightEvents[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private retry: NodeJS.Timeout | undefined;
   private readonly spaces: Namespace[];
 
   constructor(
     io: Server,
-    private readonly load: (from: number, to: number) => Promise<HeightEvents[]>,
+    private readonly load: (from: number, to: number) => Promise<Loaded>,
     private readonly normalizeAddress: (a: string) => string | undefined,
     readonly bufferSize = 1000,
+    /** How long to wait before asking again a store that does not hold an announced height yet. */
+    private readonly retryMs = 250,
   ) {
     this.spaces = STREAM_NAMESPACES.map((n) => io.of(n));
     for (const ns of this.spaces) ns.on("connection", (socket) => this.join(socket));
@@ -97,13 +111,23 @@ export class StreamHub {
     if (this.last === undefined) this.last = this.target - 1;
     while (this.last < this.target) {
       const to = Math.min(this.target, this.last + 100);
-      const events = await this.load(this.last + 1, to);
+      const { events, through } = await this.load(this.last + 1, to);
       for (const e of events) {
+        if (e.height > through) break;
         this.emit(e);
         this.buffer.push(e);
         if (this.buffer.length > this.bufferSize) this.buffer.shift();
       }
-      this.last = to;
+      if (through <= this.last) {
+        // Announced, but not in this store yet: ask again soon, skipping nothing.
+        this.retry ??= setTimeout(() => {
+          this.retry = undefined;
+          void this.projected(this.target);
+        }, this.retryMs);
+        this.retry.unref?.();
+        return;
+      }
+      this.last = Math.min(through, to);
     }
   }
 
