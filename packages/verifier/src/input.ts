@@ -131,3 +131,31 @@ export const settingsIn = (input: StandardInput): Settings => ({
   runs: input.settings?.optimizer?.runs ?? 200,
   ...(input.settings?.evmVersion ? { evmVersion: input.settings.evmVersion } : {}),
 });
+
+/** The libraries a standard-JSON input's `settings.libraries` names, as `path:Name` entries. */
+export const settingsLibraries = (input: StandardInput): Library[] =>
+  Object.entries(input.settings?.libraries ?? {}).flatMap(([file, libs]) =>
+    Object.entries(libs ?? {}).map(([name, address]) => ({
+      name: `${file}:${name}`,
+      address: String(address),
+    })),
+  );
+
+/**
+ * The input with `settings.libraries` taken out, and the request's libraries with them added: as
+ * the code was compiled when its libraries were linked at deployment (hardhat), where the input
+ * names them (hardhat-verify always does). Solc linking them itself writes them into the metadata,
+ * whose hash then differs from the deployed one.
+ */
+export const librariesLinkedLater = (
+  req: VerifyRequest,
+  input: StandardInput,
+): { req: VerifyRequest; input: StandardInput } => {
+  const { libraries: _, ...settings } = input.settings ?? {};
+  const given = req.libraries ?? [];
+  const named = (l: Library) => l.name.split(":").at(-1);
+  const more = settingsLibraries(input).filter(
+    (l) => !given.some((g) => g.name === l.name || g.name === named(l)),
+  );
+  return { req: { ...req, libraries: [...given, ...more] }, input: { ...input, settings } };
+};

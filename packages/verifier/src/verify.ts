@@ -15,9 +15,11 @@ import {
   bareName,
   compilerInput,
   type Library,
+  librariesLinkedLater,
   type Settings,
   type StandardInput,
   settingsIn,
+  settingsLibraries,
   type VerifyRequest,
 } from "./input.ts";
 import { spdxLicense } from "./license.ts";
@@ -230,10 +232,11 @@ const alternatives = (s: Settings): Settings[] => {
  * VerifyError naming the cause.
  */
 export const verify = async (
-  req: VerifyRequest,
+  request: VerifyRequest,
   chain: OnChain,
   compile: Compile,
 ): Promise<Verified> => {
+  let req = request;
   const release = findRelease(req.compilerVersion);
   if (!release)
     throw new VerifyError(
@@ -253,14 +256,25 @@ export const verify = async (
           `wrong compiler: the contract's metadata says it was compiled with solc ${declared}, not ${release.version}`,
         )
       : undefined;
-  const input = compilerInput(req);
-  const b = await build(compile, release, req, input).catch((e) => {
+  let input = compilerInput(req);
+  let b = await build(compile, release, req, input).catch((e) => {
     const compiling =
       e instanceof UnknownEvmVersion ||
       (e instanceof VerifyError && e.reason === "compilation-failed");
     throw compiling ? (wrongCompiler ?? e) : e;
   });
-  const runtime = matchRuntime(b.runtime, code, b.immutables);
+  let runtime = matchRuntime(b.runtime, code, b.immutables);
+  if (runtime !== "full" && settingsLibraries(input).length > 0) {
+    // The libraries in the input's settings may have been linked at deployment instead.
+    const later = librariesLinkedLater(req, input);
+    const other = await build(compile, release, later.req, later.input).catch(() => undefined);
+    const m = other && matchRuntime(other.runtime, code, other.immutables);
+    if (other && m && (m === "full" || !runtime)) {
+      ({ req, input } = later);
+      b = other;
+      runtime = m;
+    }
+  }
   if (!runtime) {
     if (wrongCompiler) throw wrongCompiler;
     const used = settingsIn(input);
@@ -312,7 +326,8 @@ export const verify = async (
     runs: used.runs,
     evmVersion: used.evmVersion ?? "default",
     constructorArguments: args,
-    libraries: req.libraries ?? [],
+    // The request's, and those the input's settings name (as Etherscan's getsourcecode shows them).
+    libraries: librariesLinkedLater(req, input).req.libraries ?? [],
     abi: b.contract.abi ?? [],
     match,
     license: spdxLicense(source),
