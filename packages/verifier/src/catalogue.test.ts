@@ -36,6 +36,12 @@ describe("licenses", () => {
     expect(spdxLicense("// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;")).toBe("MIT");
     expect(spdxLicense("/* SPDX-License-Identifier: GPL-3.0-or-later */")).toBe("GPL-3.0-or-later");
     expect(spdxLicense("pragma solidity ^0.8.0;")).toBe("");
+    // An identifier missing from its line is none, not the next line's first word.
+    expect(spdxLicense("// SPDX-License-Identifier:\npragma solidity ^0.8.0;")).toBe("");
+    expect(spdxLicense("// SPDX-License-Identifier: MIT\nOR something")).toBe("MIT");
+    expect(spdxLicense("// SPDX-License-Identifier: MIT OR Apache-2.0\n")).toBe(
+      "MIT OR Apache-2.0",
+    );
     expect(permitsRedistribution("MIT")).toBe(true);
     expect(permitsRedistribution("GPL-3.0-or-later")).toBe(true);
     expect(permitsRedistribution("MIT OR UNLICENSED")).toBe(true);

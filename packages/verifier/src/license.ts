@@ -1,6 +1,6 @@
 /** The SPDX license identifier a source declares (`// SPDX-License-Identifier: MIT`), or "". */
 export const spdxLicense = (source: string): string =>
-  /SPDX-License-Identifier:\s*([^\s*]+(?:\s+(?:OR|AND|WITH)\s+[^\s*]+)*)/
+  /SPDX-License-Identifier:[ \t]*([^\s*]+(?:[ \t]+(?:OR|AND|WITH)[ \t]+[^\s*]+)*)/
     .exec(source)?.[1]
     ?.trim() ?? "";
 

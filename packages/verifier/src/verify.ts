@@ -80,7 +80,9 @@ const compiled = async (compile: Compile, release: Release, input: StandardInput
   const errors = (out.errors ?? []).filter((e) => e.severity === "error");
   if (errors.length > 0) {
     const text = errors.map((e) => e.formattedMessage ?? e.message ?? "").join("\n");
-    if (/requires different compiler version|pragma solidity/i.test(text))
+    // The messages alone: a formatted message quotes the source around the error, pragma included.
+    const said = errors.map((e) => e.message ?? e.formattedMessage ?? "").join("\n");
+    if (/requires different compiler version/i.test(said))
       throw new VerifyError("wrong-compiler", `wrong compiler: ${firstLines(text, 3)}`);
     // The request's own fault, not the source's: an EVM version this compiler does not know.
     if (/Invalid EVM version requested/i.test(text))
@@ -211,6 +213,22 @@ const build = async (
   };
 };
 
+/**
+ * A compilation of another guess (settings, libraries) that fails gives no answer for that guess,
+ * unless the compiler itself failed (busy, out of time or memory): then the request may be tried
+ * again, and saying "mismatch" would be wrong.
+ */
+const noAnswer = (e: unknown): undefined => {
+  if (
+    e instanceof VerifyError &&
+    (e.reason === "unavailable" ||
+      e.reason === "compiler-failed" ||
+      e.reason === "compiler-unavailable")
+  )
+    throw e;
+  return undefined;
+};
+
 const describe = (s: Settings) =>
   `optimization ${s.optimization ? `on, ${s.runs} runs` : "off"}, evmVersion ${s.evmVersion ?? "default"}`;
 
@@ -267,7 +285,7 @@ export const verify = async (
   if (runtime !== "full" && settingsLibraries(input).length > 0) {
     // The libraries in the input's settings may have been linked at deployment instead.
     const later = librariesLinkedLater(req, input);
-    const other = await build(compile, release, later.req, later.input).catch(() => undefined);
+    const other = await build(compile, release, later.req, later.input).catch(noAnswer);
     const m = other && matchRuntime(other.runtime, code, other.immutables);
     if (other && m && (m === "full" || !runtime)) {
       ({ req, input } = later);
@@ -279,9 +297,7 @@ export const verify = async (
     if (wrongCompiler) throw wrongCompiler;
     const used = settingsIn(input);
     for (const alt of alternatives(used)) {
-      const other = await build(compile, release, req, compilerInput(req, alt)).catch(
-        () => undefined,
-      );
+      const other = await build(compile, release, req, compilerInput(req, alt)).catch(noAnswer);
       if (other && matchRuntime(other.runtime, code, other.immutables))
         throw new VerifyError(
           "wrong-settings",
