@@ -10,7 +10,11 @@ export interface StoreState {
   /** The lowest height indexed (1, or where the ingester was told to start; 0: none yet). */
   readonly first: number;
   readonly txsTotal: number;
-  /** Verified contracts projected so far (answers that show them change when it moves). */
+  /**
+   * Verified contracts projected so far, full matches counted twice (answers that show them change
+   * when it moves): it grows with each new verification and each partial match replaced by a full
+   * one, and never falls back when the table merges the replaced row away (read with FINAL).
+   */
   readonly verified: number;
 }
 
@@ -58,7 +62,7 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
       return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
     const db = setDb(base, set);
     const rs = await ch.query({
-      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() FROM ${db}.verified_contracts) AS v FROM ${db}.progress WHERE name = 'projector'`,
+      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() + countIf(full_match) FROM ${db}.verified_contracts FINAL) AS v FROM ${db}.progress WHERE name = 'projector'`,
       format: "JSONEachRow",
     });
     const [row] = await rs.json<{ h: string | number; t: string | number; v: string | number }>();

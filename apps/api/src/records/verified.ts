@@ -10,7 +10,7 @@ export const abiResult = (r: VerifiedRow): string => r.abi;
  */
 export const sourceCodeResult = (r: VerifiedRow) => ({
   SourceCode:
-    r.code_format === "solidity-standard-json-input" ? `{${r.source_code}}` : r.source_code,
+    r.code_format === "solidity-standard-json-input" ? `{${r.source_code.trim()}}` : r.source_code,
   ABI: r.abi,
   ContractName: r.contract_name,
   CompilerVersion: r.compiler_version,
