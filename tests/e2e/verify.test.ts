@@ -197,6 +197,18 @@ describe("rejections name the cause and change nothing", () => {
       expect(body, q).toMatchObject({ status: "0", message: "NOTOK" });
       expect(body.result, q).toContain(named);
     }
+    // A form field given twice is refused too, not read as its last value.
+    const r = await fetch(api("/verify-contract?module=contract&action=verifysourcecode"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `contractaddress=${c.TestToken}&contractaddress=${c.MathLib}&sourceCode=x`,
+    });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({
+      status: "0",
+      message: "NOTOK",
+      result: expect.stringContaining("contractaddress is given twice"),
+    });
   });
 
   it("a body that is not JSON: 415 with {error, reason} on the SPEC's route, NOTOK in Etherscan's", async () => {
@@ -247,14 +259,19 @@ describe("rejections name the cause and change nothing", () => {
 });
 
 describe("verifications that succeed", () => {
-  it("single file with constructor arguments (0.8): a full match, arguments checked", async () => {
-    const r = await verify({
+  it("single file with constructor arguments (0.8): a full match, arguments checked; the same sent twice at once is recorded once", async () => {
+    const body = {
       ...token,
       runs: undefined,
       optimizationRuns: 200,
       constructorArguments: `0x${tokenArgs}`,
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    };
+    const both = await Promise.all([verify(body), verify(body)]);
+    expect(both.map((x) => x.status).sort(), JSON.stringify(both.map((x) => x.body))).toEqual([
+      200, 409,
+    ]);
+    expect(both.find((x) => x.status === 409)!.body.reason).toBe("already-verified");
+    const r = both.find((x) => x.status === 200)!;
     expect(r.body).toMatchObject({
       status: "verified",
       match: "full",
@@ -548,7 +565,7 @@ describe("durability", () => {
     const keys: string[] = [];
     for await (const e of index.log.read(0, { follow: false }))
       if (e.kind === "metadata" && isVerificationRecord(decodeRecord(e.payload))) keys.push(e.key);
-    expect(keys).toContain(`verify.${c.TestToken.toLowerCase()}`);
+    expect(keys).toContain(`verify.${c.TestToken.toLowerCase()}.full`); // a full match, first
     await index.stopProjector();
     const { set } = await reindex(
       index.ch,

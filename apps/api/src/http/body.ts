@@ -107,7 +107,13 @@ export const readBody = async (
   const type = ctx.get("content-type").toLowerCase();
   if (type.includes("application/x-www-form-urlencoded")) {
     const bytes = await readBytes(ctx.req, limit);
-    return Object.fromEntries(new URLSearchParams(bytes.toString("utf8")));
+    const fields = [...new URLSearchParams(bytes.toString("utf8"))];
+    const names = new Set<string>();
+    for (const [name] of fields) {
+      if (names.has(name)) throw new HttpRefusal(400, `${name} is given twice in the form`);
+      names.add(name);
+    }
+    return Object.fromEntries(fields);
   }
   if (Number(ctx.req.headers["content-length"] ?? -1) === 0) return {};
   const v = await readJsonBody(ctx.req, { limit });

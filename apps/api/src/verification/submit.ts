@@ -11,11 +11,13 @@ import { StoreFailure } from "../http/errors.ts";
 import { Verification } from "./service.ts";
 
 /**
- * Keys of a verification record in the log: one per address, ever, and one more for a full match
- * that replaces a partial one (sql/013_verified_full_match.sql).
+ * Keys of a verification record in the log, each taken once per address, ever: one for a partial
+ * match, one for a full match (which replaces a partial one: sql/013_verified_full_match.sql). Of
+ * two full matches sent at once, the log keeps the first and the other is refused. (Logs written
+ * before kept any first match under the partial key; the table reads either.)
  */
-export const verificationKey = (address: string, replacesPartial = false) =>
-  `verify.${address.toLowerCase()}${replacesPartial ? ".full" : ""}`;
+export const verificationKey = (address: string, full = false) =>
+  `verify.${address.toLowerCase()}${full ? ".full" : ""}`;
 
 const fail = (reason: FailureReason, message: string) =>
   Effect.fail(new VerifyError(reason, message));
@@ -109,12 +111,7 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
           abi: verified.abi as VerificationRecordV1["abi"],
         };
         const bytes = encodeRecord(record);
-        const first = await log.appendMetadata(verificationKey(a), height, bytes);
-        // The address's first key is taken (a partial match, maybe recorded meanwhile): a full
-        // match goes under its own key, once.
-        return first === "duplicate" && verified.match === "full"
-          ? log.appendMetadata(verificationKey(a, true), height, bytes)
-          : first;
+        return log.appendMetadata(verificationKey(a, verified.match === "full"), height, bytes);
       },
       catch: (cause) =>
         new StoreFailure({ message: `cannot record the verification in ${log.describe}`, cause }),
