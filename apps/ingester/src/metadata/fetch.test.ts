@@ -17,6 +17,20 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.end(`${"x".repeat(1024 * 1024)}"}`);
   },
   "/slow": () => {}, // never answers
+  "/drip": (_, res) => {
+    // A byte every 100 ms, never idle long enough for a socket timeout.
+    const body = `{"name":"${"x".repeat(100)}"}`;
+    let i = 0;
+    res.writeHead(200, { "content-type": "application/json" });
+    const t = setInterval(() => {
+      if (res.destroyed || i >= body.length) {
+        clearInterval(t);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(body[i++]);
+    }, 100);
+  },
   "/flaky": (_, res) => {
     if (fails++ < 2) {
       res.statusCode = 503;
@@ -136,6 +150,13 @@ describe("metadata fetch: limits", () => {
     });
     expect(slow.error).toMatch(/timed out/);
     expect(hits.filter((h) => h === "/slow")).toHaveLength(2);
+    // A server that keeps sending, slowly, is cut off at the timeout all the same (1 s here; its
+    // whole body would take 10 s).
+    const drip = await fetchMetadata(`http://127.0.0.1:${port}/drip`, "1", {
+      ...allow,
+      attempts: 1,
+    });
+    expect(drip.error).toMatch(/timed out after 1000 ms/);
     const flaky = await fetchMetadata(`http://127.0.0.1:${port}/flaky`, "1", allow);
     expect(flaky).toEqual({ metadata: { ok: true }, error: null });
   }, 30_000);

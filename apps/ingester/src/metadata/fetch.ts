@@ -59,11 +59,30 @@ const guardedLookup =
     });
   };
 
+/**
+ * One GET, ended after `timeoutMs` whatever the server does: the socket's own timeout only counts
+ * idle time, so a server sending a byte every few seconds would hold the ingester for weeks.
+ */
 const get = (
   url: URL,
   o: MetadataFetchOptions,
 ): Promise<{ status: number; location?: string; body: string }> =>
-  new Promise((resolve, reject) => {
+  new Promise((done, fail) => {
+    let response: IncomingMessage | undefined;
+    const deadline = setTimeout(() => {
+      const e = new Error(`timed out after ${o.timeoutMs} ms`);
+      response?.destroy(e);
+      req.destroy(e);
+      fail(e);
+    }, o.timeoutMs);
+    const resolve = (v: { status: number; location?: string; body: string }) => {
+      clearTimeout(deadline);
+      done(v);
+    };
+    const reject = (e: unknown) => {
+      clearTimeout(deadline);
+      fail(e);
+    };
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = request(
       url,
@@ -74,6 +93,7 @@ const get = (
         timeout: o.timeoutMs,
       },
       (res: IncomingMessage) => {
+        response = res;
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400) {
           res.resume();
