@@ -386,6 +386,24 @@ describe("validator commission", () => {
     expect(changed(created)).toBe(true); // an operator address removed before may come back
   });
 
+  it("a contract whose creation was undone (a failed frame above it, a failed deployment) is not created", () => {
+    const viaFactory = at("evm contract creates contract (CREATE)");
+    const createdBy = (b: RawBlockV1) => touched(b, "cosmos").created.map((c) => c.address);
+    expect(createdBy(viaFactory)).toHaveLength(1);
+    const reverted = structuredClone(viaFactory);
+    // The factory's call frame (debug_traceBlock's {result}) failed: its CREATE was undone.
+    const [call] = reverted.evm.traces! as { result: { type: string; error?: string } }[];
+    expect(call!.result.type).toBe("CALL");
+    call!.result.error = "execution reverted";
+    expect(createdBy(reverted)).toEqual([]);
+    // Without traces, the receipt says: evmd names the address of a failed deployment too.
+    const deploy = structuredClone(at("evm deploy Reverter"));
+    (deploy.evm as { traces?: unknown[] }).traces = [];
+    expect(createdBy(deploy)).toHaveLength(1);
+    for (const r of deploy.evm.receipts) r.status = "0x0";
+    expect(createdBy(deploy)).toEqual([]);
+  });
+
   it("reads a block whose record predates the readings as having none", () => {
     const b = structuredClone(at("distribution withdraw-validator-commission"));
     expect(projectCommission(b).validator_commission_readings).not.toEqual([]);

@@ -112,8 +112,10 @@ interface Frame {
   calls?: Frame[];
 }
 
+/** A call tree's frames, depth first; not the calls of a failed frame (its failure undid them). */
 const framesOf = function* (f: Frame, depth = 0): Generator<{ frame: Frame; depth: number }> {
   yield { frame: f, depth };
+  if (f.error) return;
   for (const c of f.calls ?? []) yield* framesOf(c, depth + 1);
 };
 
@@ -181,7 +183,8 @@ export const touched = (b: Block, prefix: string): Touched => {
       }
     } else {
       const receipt = obj(b.evm.receipts[i]);
-      if (str(receipt.contractAddress)) {
+      // A failed deployment's receipt names the address too (evmd): nothing was created there.
+      if (str(receipt.contractAddress) && str(receipt.status) === "0x1") {
         created.push({
           address: str(receipt.contractAddress).toLowerCase(),
           creator: str(tx.from).toLowerCase(),
