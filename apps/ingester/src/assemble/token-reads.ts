@@ -1,5 +1,5 @@
 import type { ContractInfo, TokenMeta, TokenState, TokenTouch, Touched } from "@explorer/raw-block";
-import { decodeBytes32String, Interface } from "ethers";
+import { Interface } from "ethers";
 import type { EvmReader } from "../node/evm.ts";
 
 const abi = new Interface([
@@ -17,6 +17,26 @@ const abi = new Interface([
 const ERC721 = "0x80ac58cd";
 const ERC1155 = "0xd9b67a26";
 
+/** A bytes32 word as text, up to its first zero byte (invalid UTF-8 replaced, never a throw). */
+const bytes32Text = (word: string): string => {
+  const bytes = Buffer.from(word.slice(2), "hex");
+  const end = bytes.indexOf(0);
+  return bytes.subarray(0, end < 0 ? bytes.length : end).toString("utf8");
+};
+
+/**
+ * An eth_call's output as `fn` returns it, or null when it cannot be read. Old tokens (MKR, SAI)
+ * return name and symbol as bytes32.
+ */
+export const decodeCallResult = (fn: string, out: string): unknown => {
+  try {
+    return abi.decodeFunctionResult(fn, out)[0];
+  } catch {
+    if ((fn === "name" || fn === "symbol") && out.length === 66) return bytes32Text(out);
+    return null;
+  }
+};
+
 const call = async (
   evm: EvmReader,
   to: string,
@@ -25,15 +45,7 @@ const call = async (
   h: number,
 ): Promise<unknown> => {
   const out = await evm.call(to, abi.encodeFunctionData(fn, args), h);
-  if (out === null) return null;
-  try {
-    return abi.decodeFunctionResult(fn, out)[0];
-  } catch {
-    // Old tokens return bytes32 for name and symbol.
-    if ((fn === "name()" || fn === "symbol()") && out.length === 66)
-      return decodeBytes32String(out.replace(/(00)+$/, "").padEnd(66, "0"));
-    return null;
-  }
+  return out === null ? null : decodeCallResult(fn, out);
 };
 
 const asString = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
