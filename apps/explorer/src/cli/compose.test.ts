@@ -55,9 +55,31 @@ describe("infra/compose/compose.yaml", () => {
   it("puts the apps on the production backends: NATS for the log, the ClickHouse server for tables", () => {
     for (const [name, s] of apps) {
       const env = s.environment ?? {};
-      if ("LOG_BACKEND" in env) expect([name, env.LOG_BACKEND]).toEqual([name, "nats"]);
+      // The api too: with the embedded log it could not record contract verifications (503).
+      if ("NATS_URL" in env) expect([name, env.LOG_BACKEND]).toEqual([name, "nats"]);
       if ("STORE_URL" in env) expect(env.STORE_URL).toMatch(/^http:\/\/.*@clickhouse:8123$/);
     }
+    // Etherscan clients send the chain's EVM id; the api's default is the reference chain's.
+    expect(compose.services.api?.environment?.EVM_CHAIN_ID).toMatch(/^\$\{EVM_CHAIN_ID:\?/);
+  });
+
+  it("the image runs its entry point with production dependencies only, and keeps secrets out", () => {
+    const dir = fileURLToPath(new URL("../../../../infra/compose/", import.meta.url));
+    const dockerfile = readFileSync(`${dir}Dockerfile`, "utf8");
+    expect(dockerfile).toMatch(/NODE_ENV=production[\s\S]*npm install/); // devDependencies left out
+    expect(dockerfile).toMatch(/ENTRYPOINT \["node", "--import", "tsx"/);
+    // tsx runs the TypeScript (and the projector's worker threads): a dependency, not a dev one.
+    for (const app of ["explorer", "projector"]) {
+      const pkg = JSON.parse(
+        readFileSync(
+          fileURLToPath(new URL(`../../../${app}/package.json`, import.meta.url)),
+          "utf8",
+        ),
+      ) as { dependencies?: Record<string, string> };
+      expect([app, pkg.dependencies?.tsx]).toEqual([app, expect.any(String)]);
+    }
+    const ignored = readFileSync(`${dir}Dockerfile.dockerignore`, "utf8").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining([".env", ".env.*", "explorer.config.json"]));
   });
 
   it("points the api's JSON-RPC proxy at the chain's nodes (its default, 127.0.0.1, is the container itself)", () => {
