@@ -8,6 +8,7 @@ import {
   type ReadyCheck,
   runChecks,
   runMain,
+  SettingError,
 } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
@@ -101,10 +102,14 @@ export const buildApi = (
 /** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
 export const parseNativeCoins = (value: string): Map<string, string> =>
   new Map(
-    value
-      .split(",")
-      .map((p) => p.trim().split(":") as [string, string])
-      .map(([s, d]) => [s.toLowerCase(), d]),
+    value.split(",").map((p, i) => {
+      const m = /^([^:\s]+):([^:\s]+)$/.exec(p.trim());
+      if (!m)
+        throw new SettingError(
+          `NATIVE_COINS: entry ${i + 1} ("${p.trim()}") is not symbol:denom (e.g. test:atest; --native-denoms takes bare denoms)`,
+        );
+      return [m[1]!.toLowerCase(), m[2]!] as const;
+    }),
   );
 
 /** Listens with the app for as long as the scope lives; closing the server disposes the runtime. */

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -97,21 +97,30 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
 });
 
 describe("npm start: the stream's new connections pass the API's checks", () => {
-  it("a wrong API key is 401, and past the cap of connections per IP a handshake is 429", async () => {
+  it("a wrong API key is 401, and past the cap of connections per IP a handshake is 429; a body past --max-body-bytes is 413", async () => {
     const port = await freePort();
     const service = startService(mkdtempSync(join(tmpdir(), "explorer-data-")), port, {
       STREAM_MAX_CONNECTIONS_PER_IP: "2",
       API_KEYS: "a-key:100",
+      API_MAX_BODY_BYTES: "1000",
     });
     try {
       await waitLatest(port, 60_000);
+      const big = await fetch(`http://127.0.0.1:${port}/api/1.0/contracts/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sourceCode: "x".repeat(5000) }),
+      });
+      expect(big.status).toBe(413);
       // An Engine.IO handshake (long-polling), as socket.io-client opens a session.
       const handshake = (headers: Record<string, string> = {}) =>
         fetch(`http://127.0.0.1:${port}/api/1.0/stream/?EIO=4&transport=polling`, { headers });
       const wrong = await handshake({ authorization: "Bearer not-a-key" });
       expect([wrong.status, await wrong.json()]).toEqual([
         401,
-        { error: "unknown API key (Authorization: Bearer <key>)" },
+        {
+          error: "unknown API key (Authorization: Bearer <key>, or Basic with the key as password)",
+        },
       ]);
       for (const i of [1, 2]) expect((await handshake()).status, `session ${i}`).toBe(200);
       const third = await handshake({ authorization: "Bearer a-key" });
@@ -176,6 +185,39 @@ describe("npm start: what it cannot do, it says in one line and stops (exit 1)",
       ),
     );
   }, 120_000);
+
+  it("following a node in a data dir that holds the sample chain: refused at once, the data dir unchanged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "explorer-data-"));
+    mkdirSync(join(dir, "sample")); // what a start without --comet-rpc leaves there
+    const r = await failedStart(
+      startService(dir, await freePort(), {
+        COMET_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      }),
+    );
+    expect(r).toEqual({
+      code: 1,
+      last: `explorer: BadSetup: --data-dir ${dir} holds the bundled sample chain: follow a node (--comet-rpc) in an empty data dir`,
+    });
+    expect(readdirSync(dir)).toEqual(["sample"]);
+  }, 120_000);
+
+  it("settings that cannot be used end it with one line: native coins without a denom, a rate limit of 0", async () => {
+    for (const [env, line] of [
+      [
+        { NATIVE_COINS: "atest" },
+        'explorer: SettingError: NATIVE_COINS: entry 1 ("atest") is not symbol:denom (e.g. test:atest; --native-denoms takes bare denoms)',
+      ],
+      [
+        { RATE_LIMIT_PER_MINUTE: "0" },
+        "explorer: SettingError: RATE_LIMIT_PER_MINUTE must be at least 1 (got 0): requests per minute per IP",
+      ],
+    ] as const) {
+      const r = await failedStart(
+        startService(mkdtempSync(join(tmpdir(), "explorer-data-")), await freePort(), env),
+      );
+      expect(r, JSON.stringify(env)).toEqual({ code: 1, last: line });
+    }
+  }, 180_000);
 
   it("the sample chain with another chain's --prefix (its addresses would all fail)", async () => {
     const r = await failedStart(

@@ -39,6 +39,7 @@ export const StartConfig = Config.all({
   prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
+  maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
   /** Stream connections open at once from one IP (0: no cap). */
   streamConnectionsPerIp: Config.Int("STREAM_MAX_CONNECTIONS_PER_IP").pipe(Config.withDefault(100)),
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
@@ -111,6 +112,12 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
+  // The sample's heights are another chain's (its chain id may even be the node's): a node's
+  // blocks would follow them in the same log and tables.
+  if (cfg.cometRpc && existsSync(join(cfg.dataDir, "sample")))
+    return yield* new BadSetup({
+      message: `--data-dir ${cfg.dataDir} holds the bundled sample chain: follow a node (--comet-rpc) in an empty data dir`,
+    });
   const logDir = join(cfg.dataDir, "log");
   mkdirSync(logDir, { recursive: true });
   const warn = yield* callbackWarner;
@@ -182,6 +189,7 @@ export const start = Effect.gen(function* () {
       nativeCoins: parseNativeCoins(cfg.nativeCoins),
       rateLimitPerMinute: cfg.rateLimit,
       apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+      maxBodyBytes: cfg.maxBodyBytes,
     },
     verification,
     ready,

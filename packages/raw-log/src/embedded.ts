@@ -244,7 +244,11 @@ const takeLock = (lockFile: string) => {
   if (existsSync(lockFile)) {
     const pid = Number(readFileSync(lockFile, "utf8"));
     if (pid !== process.pid && isAlive(pid)) {
-      throw new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`);
+      // An operator's mistake (a second start on one data dir): `code` makes it one line.
+      throw Object.assign(
+        new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`),
+        { code: "ELOCKED" },
+      );
     }
   }
   writeFileSync(lockFile, String(process.pid));

@@ -51,6 +51,25 @@ export const callbackWarner = Effect.gen(function* () {
 });
 
 /**
+ * A setting the operator gave that cannot be used (its message names the setting and what it
+ * takes): the process ends with that one line, as for a bad flag.
+ */
+export class SettingError extends Error {
+  readonly _tag = "SettingError";
+}
+
+/** `f`'s value; what it throws is about the operator's setting (its message says which). */
+export const asSetting = <A>(f: () => A): A => {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof SettingError
+      ? e
+      : new SettingError(e instanceof Error ? e.message : String(e));
+  }
+};
+
+/**
  * An error an operator can act on from its message alone: a system call's (EACCES, ENOTDIR,
  * EADDRINUSE…: it has a `code`) or one of the apps' and Effect's tagged errors (a bad setting, a
  * node that does not answer). Anything else is a fault, shown with its trace.

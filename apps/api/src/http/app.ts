@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { SettingError } from "@explorer/service";
 import Router, { type RouterMiddleware } from "@koa/router";
 import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
 import Koa from "koa";
@@ -55,6 +56,10 @@ export const parseApiKeys = (
   anonymous: number,
 ): Map<string, number> => {
   const out = new Map<string, number>();
+  if (anonymous < 1)
+    throw new SettingError(
+      `RATE_LIMIT_PER_MINUTE must be at least 1 (got ${anonymous}): requests per minute per IP`,
+    );
   if (Option.isNone(value)) return out;
   Redacted.value(value.value)
     .split(",")
@@ -62,7 +67,7 @@ export const parseApiKeys = (
       const [key, limit, ...rest] = part.trim().split(":");
       if (!key) return;
       if (rest.length || (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit)))
-        throw new Error(
+        throw new SettingError(
           `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit`,
         );
       out.set(key, limit ? Number(limit) : anonymous * 10);

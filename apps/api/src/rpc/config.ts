@@ -6,6 +6,7 @@ import {
   parseUpstreams,
   type UpstreamSpec,
 } from "@explorer/rpc-proxy";
+import { asSetting, SettingError } from "@explorer/service";
 import { Config, Option, Redacted } from "effect";
 
 /** The JSON-RPC proxy's settings (environment; defaults in docs/json-rpc.md). */
@@ -61,15 +62,20 @@ export const rpcSettings = (
   cfg: Config.Success<typeof RpcConfig>,
   apiKeys: ReadonlyMap<string, number>,
 ): RpcSettings => {
-  if (!cfg.path.startsWith("/")) throw new Error(`RPC_PATH must start with "/" (got ${cfg.path})`);
+  if (cfg.rateLimit < 1)
+    throw new SettingError(
+      `RPC_RATE_LIMIT_PER_MINUTE must be at least 1 (got ${cfg.rateLimit}): calls per minute per IP`,
+    );
+  if (!cfg.path.startsWith("/"))
+    throw new SettingError(`RPC_PATH must start with "/" (got ${cfg.path})`);
   if (cfg.chainId && !/^(0x[0-9a-fA-F]+|\d+)$/.test(cfg.chainId))
-    throw new Error(`EVM_CHAIN_ID must be a number, decimal or 0x hex (got ${cfg.chainId})`);
+    throw new SettingError(`EVM_CHAIN_ID must be a number, decimal or 0x hex (got ${cfg.chainId})`);
   const policy = cfg.policyFile
     ? parseOverrides(JSON.parse(readFileSync(cfg.policyFile, "utf8")), cfg.policyFile)
     : {};
   return {
     path: cfg.path,
-    upstreams: parseUpstreams(cfg.upstreams),
+    upstreams: asSetting(() => parseUpstreams(cfg.upstreams)),
     ...(Option.isSome(cfg.privateToken)
       ? { privateToken: Redacted.value(cfg.privateToken.value) }
       : {}),

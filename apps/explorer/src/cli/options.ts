@@ -200,6 +200,14 @@ const rateLimit = o(
   "requests per minute per IP without a key",
   "<n>",
 );
+const maxBodyBytes = o(
+  "max-body-bytes",
+  "API_MAX_BODY_BYTES",
+  "int",
+  String(1024 * 1024),
+  "largest REST request body, as a contract verification's standard-JSON input",
+  "<n>",
+);
 const streamConnections = o(
   "stream-connections-per-ip",
   "STREAM_MAX_CONNECTIONS_PER_IP",
@@ -213,7 +221,7 @@ const apiKeys = o(
   "API_KEYS",
   "secret",
   "",
-  "API keys as key:requestsPerMinute pairs (Authorization: Bearer <key>)",
+  "API keys as key:requestsPerMinute pairs (Authorization: Bearer <key>, or Basic with the key as password)",
   "<list>",
 );
 
@@ -550,6 +558,7 @@ export const apiOptions: readonly Option[] = [
   nativeCoins,
   rateLimit,
   apiKeys,
+  maxBodyBytes,
   streamConnections,
   natsStream,
   chainIdNamed,
@@ -598,6 +607,7 @@ export const startOptions: readonly Option[] = [
   nativeDenoms,
   rateLimit,
   apiKeys,
+  maxBodyBytes,
   streamConnections,
   {
     ...logBackend,
