@@ -75,10 +75,17 @@ export const asSetting = <A>(f: () => A): A => {
  * node that does not answer). Anything else is a fault, shown with its trace.
  */
 const isOperational = (e: unknown): e is Error =>
-  e instanceof Error && (typeof (e as { code?: unknown }).code === "string" || "_tag" in e);
+  Cause.isUnknownError(e)
+    ? isOperational(e.cause)
+    : e instanceof Error && (typeof (e as { code?: unknown }).code === "string" || "_tag" in e);
 
-/** The failure in one line: `<tag or name>: <message>`, without the trace. */
+/**
+ * The failure in one line: `<tag or name>: <message>`, without the trace. A promise's rejection
+ * that no catch named (Effect's UnknownError, "An error occurred in Effect.tryPromise") is
+ * described by what it wraps: a server that refused the connection, say.
+ */
 export const failureLine = (e: Error): string => {
+  if (Cause.isUnknownError(e) && e.cause instanceof Error) return failureLine(e.cause);
   const tag = (e as { _tag?: unknown })._tag;
   const what = typeof tag === "string" ? tag : e.name;
   return e.message ? `${what}: ${e.message}` : what;

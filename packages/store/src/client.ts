@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { type ClickHouseClient, createClient } from "@clickhouse/client";
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
@@ -36,6 +36,9 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
       password: target.password ?? "",
       clickhouse_settings: { date_time_input_format: "best_effort", ...QUERY_SETTINGS },
       max_open_connections: 16,
+      // A failed request is the caller's error, said once by the app (a refused connection: one
+      // line); the client's own log printed it again with its settings and a stack trace.
+      log: { level: ClickHouseLogLevel.OFF },
     });
   }
   const { createChdbConnection } = (await import(

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,5 +164,22 @@ describe("settings: command line over environment over config file over defaults
     expect(() => resolveInvocation(["api", "--config", "/no/such/file.json"], {})).toThrow(
       "cannot read the config file",
     );
+  });
+});
+
+describe("what a command cannot reach, it says in one line", { timeout: 60_000 }, () => {
+  it("a ClickHouse server that refuses the connection: the cause, not a wrapper's words", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, "127.0.0.1", () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p)); // nothing listens there now
+      });
+    });
+    const r = await explorer("migrate", "--store", `http://127.0.0.1:${port}`);
+    expect(r.code).toBe(1);
+    const last = r.stderr.trim().split("\n").at(-1);
+    expect(last).toMatch(new RegExp(`^explorer: \\w+: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    expect(r.stderr).not.toMatch(/An error occurred in Effect\.tryPromise|^\s+at /m);
   });
 });
