@@ -227,15 +227,19 @@ describe("subscriptions over WebSocket", () => {
     expect((await c.until((m) => m.error?.code === -32700)).id).toBeNull();
   });
 
-  it("the operator's token opens private methods over WebSocket; an unknown token is refused at the upgrade", async () => {
-    const ws = new WebSocket(proxy.wsUrl, { headers: { authorization: "Bearer operator-token" } });
+  /** personal_listAccounts over a WebSocket opened with this Authorization header. */
+  const privateOverWs = async (authorization: string) => {
+    const ws = new WebSocket(proxy.wsUrl, { headers: { authorization } });
     closers.push({ close: () => ws.terminate() });
     await new Promise((r) => ws.once("open", r));
     ws.send('{"jsonrpc":"2.0","id":1,"method":"personal_listAccounts","params":[]}');
-    const answer = await new Promise<any>((r) =>
-      ws.once("message", (d) => r(JSON.parse(d.toString()))),
+    return new Promise<any>((r) => ws.once("message", (d) => r(JSON.parse(d.toString()))));
+  };
+
+  it("the operator's token opens private methods over WebSocket; an unknown token is refused at the upgrade", async () => {
+    expect((await privateOverWs("Bearer operator-token")).result).toEqual(
+      (await call(NODE_HTTP, "personal_listAccounts")).result,
     );
-    expect(answer.result).toEqual((await call(NODE_HTTP, "personal_listAccounts")).result);
     const refused = new WebSocket(proxy.wsUrl, { headers: { authorization: "Bearer nope" } });
     const status = await new Promise<number>((r) =>
       refused.once("unexpected-response", (_, res) => r(res.statusCode ?? 0)),
@@ -253,14 +257,9 @@ describe("subscriptions over WebSocket", () => {
       (await call(NODE_HTTP, "personal_listAccounts")).result,
     );
     const basic = `Basic ${Buffer.from(":operator-token").toString("base64")}`;
-    const ws = new WebSocket(proxy.wsUrl, { headers: { authorization: basic } });
-    closers.push({ close: () => ws.terminate() });
-    await new Promise((r) => ws.once("open", r));
-    ws.send('{"jsonrpc":"2.0","id":1,"method":"personal_listAccounts","params":[]}');
-    const answer = await new Promise<any>((r) =>
-      ws.once("message", (d) => r(JSON.parse(d.toString()))),
+    expect((await privateOverWs(basic)).result).toEqual(
+      (await call(NODE_HTTP, "personal_listAccounts")).result,
     );
-    expect(answer.result).toEqual((await call(NODE_HTTP, "personal_listAccounts")).result);
     const wrong = new FetchRequest(proxy.url);
     wrong.allowInsecureAuthentication = true;
     wrong.setCredentials("operator-token", "nope");

@@ -1,11 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VerifyError } from "./errors.ts";
 import type { VerifyRequest } from "./input.ts";
-import { LOCAL_LONG, localBuildsDir } from "./test-fixtures.ts";
-import { Verifier } from "./verifier.ts";
+import { LOCAL_LONG, localVerifier } from "./test-fixtures.ts";
 import { type CompilerOutput, verify } from "./verify.ts";
 
 const request = (sourceCode: string): VerifyRequest => ({
@@ -21,11 +17,7 @@ const chain = { code: "0x6080604052600080fd", input: "" };
 
 describe("why a verification failed", () => {
   it("a source that does not compile is compilation-failed, though the quoted line shows the pragma; a pragma this compiler does not meet is wrong-compiler", async () => {
-    const verifier = new Verifier({
-      builds: localBuildsDir(),
-      cacheDir: mkdtempSync(join(tmpdir(), "solc-cache-")),
-      npm: "/nonexistent/npm",
-    });
+    const verifier = localVerifier();
     try {
       const reason = (source: string) =>
         verifier.verify(request(source), chain).then(

@@ -1,12 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bareHex, type LinkReferences, link } from "./bytecode.ts";
 import { findRelease } from "./catalogue.ts";
 import type { StandardInput, VerifyRequest } from "./input.ts";
-import { LOCAL_LONG, localBuildsDir } from "./test-fixtures.ts";
-import { Verifier } from "./verifier.ts";
+import { LOCAL_LONG, localVerifier } from "./test-fixtures.ts";
+import type { Verifier } from "./verifier.ts";
 
 /**
  * A contract calling an external library, deployed two ways: compiled without the library and
@@ -52,11 +49,7 @@ const deployed = async (verifier: Verifier, i: StandardInput) => {
 
 describe("libraries named in a standard-JSON input's settings", () => {
   it("a full match whether the library was linked at deployment (hardhat) or by solc; the record names it", async () => {
-    const verifier = new Verifier({
-      builds: localBuildsDir(),
-      cacheDir: mkdtempSync(join(tmpdir(), "solc-cache-")),
-      npm: "/nonexistent/npm",
-    });
+    const verifier = localVerifier();
     try {
       const atDeployment = await deployed(verifier, input());
       const bySolc = await deployed(verifier, input(named));

@@ -2,6 +2,7 @@ import { copyFileSync, mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Verifier } from "./verifier.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -15,3 +16,11 @@ export const localBuildsDir = () => {
   copyFileSync(localSoljson, join(dir, `soljson-${LOCAL_LONG}.js`));
   return dir;
 };
+
+/** A verifier with the local compiler only: nothing is fetched (npm cannot be run). */
+export const localVerifier = () =>
+  new Verifier({
+    builds: localBuildsDir(),
+    cacheDir: mkdtempSync(join(tmpdir(), "solc-cache-")),
+    npm: "/nonexistent/npm",
+  });

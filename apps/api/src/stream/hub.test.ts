@@ -14,6 +14,44 @@ const blocksOf = async (from: number, to: number): Promise<Loaded> => ({
   through: to,
 });
 
+/** A Socket.IO server on loopback at the stream's path, and its base URL. */
+const streamServer = async () => {
+  const server = createServer();
+  const sio = new Server(server, { path: "/api/1.0/stream" });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { sio, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+const MINE = "0x00000000000000000000000000000000000000aa";
+
+/** Each height has a transaction of MINE and one of `others` (either its own). */
+const mineAndOther =
+  (others: string[]) =>
+  async (from: number, to: number): Promise<Loaded> => ({
+    events: Array.from({ length: to - from + 1 }, (_, i) => ({
+      height: from + i,
+      block: { height: from + i },
+      txs: [
+        { record: { txhash: `MINE${from + i}` }, addresses: [MINE] },
+        { record: { txhash: `OTHER${from + i}` }, addresses: others },
+      ],
+    })),
+    through: to,
+  });
+
+/** The texts of the error-message events the clients got (one each), as a set. */
+const refusals = async (clients: Socket[]) =>
+  new Set(
+    await Promise.all(
+      clients.map(
+        (c) =>
+          new Promise((resolve) =>
+            c.on("error-message", (m: { error: string }) => resolve(m.error)),
+          ),
+      ),
+    ),
+  );
+
 const io = new Server();
 afterAll(() => io.disconnectSockets(true)); // never attached to a server: nothing else to close
 
@@ -78,10 +116,7 @@ describe("stream hub", () => {
   });
 
   it("serves the SPEC's {base_url}/stream namespace and the root alike; a reconnect older than a fresh instance is told so", async () => {
-    const server = createServer();
-    const sio = new Server(server, { path: "/api/1.0/stream" });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { sio, url } = await streamServer();
     const hub = new StreamHub(sio, blocksOf, () => undefined);
     hub.startAt(100); // a fresh instance: nothing buffered, heights up to 100 already projected
     const clients: Socket[] = [`${url}/stream`, url].map((u) =>
@@ -127,47 +162,23 @@ describe("stream hub", () => {
   });
 
   it("takes the address filter from auth as from the query; a malformed since is refused, not read as 0", async () => {
-    const server = createServer();
-    const sio = new Server(server, { path: "/api/1.0/stream" });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;
-    const mine = "0x00000000000000000000000000000000000000aa";
+    const { sio, url: base } = await streamServer();
+    const url = `${base}/stream`;
     const hub = new StreamHub(
       sio,
-      async (from, to) => ({
-        events: Array.from({ length: to - from + 1 }, (_, i) => ({
-          height: from + i,
-          block: { height: from + i },
-          txs: [
-            { record: { txhash: `MINE${from + i}` }, addresses: [mine] },
-            {
-              record: { txhash: `OTHER${from + i}` },
-              addresses: ["0x00000000000000000000000000000000000000bb"],
-            },
-          ],
-        })),
-        through: to,
-      }),
+      mineAndOther(["0x00000000000000000000000000000000000000bb"]),
       (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
     );
     hub.startAt(0);
     await hub.projected(3);
     const open = (auth: Record<string, unknown>) =>
       connect(url, { path: "/api/1.0/stream", transports: ["websocket"], forceNew: true, auth });
-    const filtered = open({ address: mine, since: 0 });
+    const filtered = open({ address: MINE, since: 0 });
     const refused = [open({ since: "" }), open({ since: false }), open({ since: -5 })];
     try {
       const got: string[] = [];
       filtered.on("new-tx", (t: { txhash: string }) => got.push(t.txhash));
-      const errors = await Promise.all(
-        refused.map(
-          (c) =>
-            new Promise((resolve) =>
-              c.on("error-message", (m: { error: string }) => resolve(m.error)),
-            ),
-        ),
-      );
-      expect(new Set(errors)).toEqual(
+      expect(await refusals(refused)).toEqual(
         new Set(["since must be the last height seen (a non-negative integer)"]),
       );
       for (let i = 0; i < 100 && !got.includes("MINE3"); i++)
@@ -180,25 +191,10 @@ describe("stream hub", () => {
   });
 
   it("a client that names events gets only those, live and in the replay; an unknown name is refused", async () => {
-    const server = createServer();
-    const sio = new Server(server, { path: "/api/1.0/stream" });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;
-    const mine = "0x00000000000000000000000000000000000000aa";
-    const hub = new StreamHub(
-      sio,
-      async (from, to) => ({
-        events: Array.from({ length: to - from + 1 }, (_, i) => ({
-          height: from + i,
-          block: { height: from + i },
-          txs: [
-            { record: { txhash: `MINE${from + i}` }, addresses: [mine] },
-            { record: { txhash: `OTHER${from + i}` }, addresses: [] },
-          ],
-        })),
-        through: to,
-      }),
-      (a) => (/^0x[0-9a-f]{40}$/.test(a) ? a : undefined),
+    const { sio, url: base } = await streamServer();
+    const url = `${base}/stream`;
+    const hub = new StreamHub(sio, mineAndOther([]), (a) =>
+      /^0x[0-9a-f]{40}$/.test(a) ? a : undefined,
     );
     hub.startAt(0);
     await hub.projected(1);
@@ -213,7 +209,7 @@ describe("stream hub", () => {
     const clients = {
       blocks: open({ since: 0, events: ["new-block"] }),
       txs: open({ since: 0 }, { events: "new-txs" }),
-      mineTx: open({ since: 0, address: mine, events: "new-tx, new-block" }),
+      mineTx: open({ since: 0, address: MINE, events: "new-tx, new-block" }),
       all: open({ since: 0 }),
     };
     const refused = [open({ events: ["new-blocks"] }), open({ events: [] }), open({ events: 5 })];
@@ -226,15 +222,7 @@ describe("stream hub", () => {
         );
         c.on("new-tx", (t: { txhash: string }) => seen[name]!.push(`tx ${t.txhash}`));
       }
-      const errors = await Promise.all(
-        refused.map(
-          (c) =>
-            new Promise((resolve) =>
-              c.on("error-message", (m: { error: string }) => resolve(m.error)),
-            ),
-        ),
-      );
-      expect(new Set(errors)).toEqual(
+      expect(await refusals(refused)).toEqual(
         new Set(["events must name one or more of new-block, new-txs, new-tx"]),
       );
       await Promise.all(
