@@ -22,6 +22,7 @@ import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/servic
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Fiber, Layer } from "effect";
+import { evmChainIdOf } from "./evm-chain-id.ts";
 import { followedNodeUpstream } from "./node-upstream.ts";
 import { planReplay, replaySample, samplePrefix } from "./sample-replay.ts";
 
@@ -58,7 +59,8 @@ export const StartConfig = Config.all({
   ),
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
-  evmChainId: Config.Int("EVM_CHAIN_ID").pipe(Config.withDefault(262144)),
+  /** Empty: the followed node's eth_chainId, or the sample's 262144. */
+  evmChainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("")),
   ...VerifierConfig,
 });
 
@@ -176,7 +178,7 @@ export const start = Effect.gen(function* () {
     verifier: new Verifier(verifierOptions(cfg)),
     log,
     chainId: cfg.chainId,
-    evmChainId: cfg.evmChainId,
+    evmChainId: yield* evmChainIdOf(cfg),
   });
   // The API port's /ready says what the admin port's does: the projector's lag (its "store"
   // check in place of the API's own), and the node's when one is followed (a load balancer sees

@@ -615,7 +615,17 @@ export const startOptions: readonly Option[] = [
   },
   nats,
   chainIdNamed,
-  ...verification,
+  // Following a node: its own EVM chain id unless given (Etherscan clients send it).
+  ...verification.map((v) =>
+    v === evmChainId
+      ? {
+          ...v,
+          kind: "string" as const,
+          default: "",
+          help: "EVM chain id (Etherscan's chainid); empty: the followed node's eth_chainId, or the sample's 262144",
+        }
+      : v,
+  ),
   {
     ...rpcUpstreams,
     default: "",
