@@ -114,9 +114,10 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
-  // The sample's heights are another chain's (its chain id may even be the node's): a node's
-  // blocks would follow them in the same log and tables.
-  if (cfg.cometRpc && existsSync(join(cfg.dataDir, "sample")))
+  // feedSample's copy of the sample: this data dir serves it. Its heights are another chain's (its
+  // chain id may even be the node's): a node's blocks would follow them in one log and tables.
+  const holdsSample = existsSync(join(cfg.dataDir, "sample"));
+  if (cfg.cometRpc && holdsSample)
     return yield* new BadSetup({
       message: `--data-dir ${cfg.dataDir} holds the bundled sample chain: follow a node (--comet-rpc) in an empty data dir`,
     });
@@ -167,7 +168,7 @@ export const start = Effect.gen(function* () {
     cfg.logBackend === "embedded" &&
     (!existsSync(join(logDir, "log.dat")) ||
       statSync(join(logDir, "log.dat")).size === 0 ||
-      existsSync(join(cfg.dataDir, "sample")))
+      holdsSample)
   ) {
     const replay = yield* feedSample(log, cfg.dataDir, cfg.replayBlocks, cfg.prefix);
     if (replay) background.push(replay);

@@ -10,21 +10,22 @@ import type { Reply } from "./reply.ts";
  * - eth_getBlockReceipts of a block hash it does not have crashes its handler (-32603 "method
  *   handler crashed"), and of a height above its head is -32000 ("height … must be less than or
  *   equal to the current blockchain height …"). The execution-apis schema allows null there.
+ *
+ * The node's errors (their raw JSON text) that mean "not there", by method.
  */
-export const QUIRKY: ReadonlySet<string> = new Set([
-  "eth_getTransactionReceipt",
-  "eth_getBlockReceipts",
+const NOT_THERE: ReadonlyMap<string, RegExp> = new Map([
+  ["eth_getTransactionReceipt", /ethereum tx not found/],
+  [
+    "eth_getBlockReceipts",
+    /"method handler crashed"|must be less than or equal to the current blockchain height/,
+  ],
 ]);
 
-/** The node's errors (their raw JSON text) that mean "not there", by method. */
-const NOT_THERE: Readonly<Record<string, RegExp>> = {
-  eth_getTransactionReceipt: /ethereum tx not found/,
-  eth_getBlockReceipts:
-    /"method handler crashed"|must be less than or equal to the current blockchain height/,
-};
+/** Methods whose answers asGeth may change. */
+export const QUIRKY: ReadonlySet<string> = new Set(NOT_THERE.keys());
 
 export const asGeth = (method: string, reply: Reply): Reply =>
-  "error" in reply && NOT_THERE[method]?.test(reply.error) ? { result: "null" } : reply;
+  "error" in reply && NOT_THERE.get(method)?.test(reply.error) ? { result: "null" } : reply;
 
 /** The SPEC's default gas of eth_sendTransaction (geth's old default): 90,000. */
 export const DEFAULT_SEND_GAS = "0x15f90";

@@ -152,10 +152,17 @@ export const librariesLinkedLater = (
   input: StandardInput,
 ): { req: VerifyRequest; input: StandardInput } => {
   const { libraries: _, ...settings } = input.settings ?? {};
+  return { req: { ...req, libraries: allLibraries(req, input) }, input: { ...input, settings } };
+};
+
+/** The request's libraries, and those the input's settings name that it does not (by name). */
+export const allLibraries = (req: VerifyRequest, input: StandardInput): Library[] => {
   const given = req.libraries ?? [];
-  const named = (l: Library) => l.name.split(":").at(-1);
-  const more = settingsLibraries(input).filter(
-    (l) => !given.some((g) => g.name === l.name || g.name === named(l)),
-  );
-  return { req: { ...req, libraries: [...given, ...more] }, input: { ...input, settings } };
+  const bare = (l: Library) => l.name.split(":").at(-1);
+  return [
+    ...given,
+    ...settingsLibraries(input).filter(
+      (l) => !given.some((g) => g.name === l.name || g.name === bare(l)),
+    ),
+  ];
 };

@@ -12,6 +12,7 @@ import {
 import { findRelease, type Release } from "./catalogue.ts";
 import { UnknownEvmVersion, VerifyError } from "./errors.ts";
 import {
+  allLibraries,
   bareName,
   compilerInput,
   type Library,
@@ -343,7 +344,7 @@ export const verify = async (
     evmVersion: used.evmVersion ?? "default",
     constructorArguments: args,
     // The request's, and those the input's settings name (as Etherscan's getsourcecode shows them).
-    libraries: librariesLinkedLater(req, input).req.libraries ?? [],
+    libraries: allLibraries(req, input),
     abi: b.contract.abi ?? [],
     match,
     license: spdxLicense(source),

@@ -3,6 +3,7 @@ import { SettingError } from "@explorer/service";
 import Router, { type RouterMiddleware } from "@koa/router";
 import { Cause, Context, Effect, Exit, type ManagedRuntime, Option, Redacted } from "effect";
 import Koa from "koa";
+import { CORS, EXPOSED_HEADERS } from "./cors.ts";
 import { credential } from "./credential.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 
@@ -21,7 +22,7 @@ import { holdsJsonText, jsonOf } from "./json-text.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
-import { EXPOSED_HEADERS, RateLimiter } from "./rate-limit.ts";
+import { RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
 
 /** What a request's credentials and rate limit allow: headers to send, and a refusal or none. */
@@ -114,9 +115,7 @@ export const makeApp = (
     const id = (ctx.get("x-request-id") || randomUUID()).slice(0, 64);
     ctx.state.requestId = id;
     ctx.set("x-request-id", id);
-    ctx.set("access-control-allow-origin", "*");
-    ctx.set("access-control-allow-headers", "authorization, content-type");
-    ctx.set("access-control-allow-methods", "GET, POST, OPTIONS");
+    ctx.set(CORS);
     ctx.set("access-control-expose-headers", EXPOSED_HEADERS);
     try {
       if (Number(ctx.get("content-length") || 0) > maxBody) throw tooLarge(maxBody);

@@ -68,10 +68,3 @@ export class RateLimiter {
 
 const refilled = (b: { tokens: number; at: number; limit: number }, now: number) =>
   Math.min(b.limit, b.tokens + ((now - b.at) / 60_000) * b.limit);
-
-/**
- * The answer headers a browser's script may read across origins (CORS lets it read only a few
- * by default): the rate limit's and the request id.
- */
-export const EXPOSED_HEADERS =
-  "retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-request-id";

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
-import { EXPOSED_HEADERS } from "../http/rate-limit.ts";
+import { CORS as API_CORS, EXPOSED_HEADERS } from "../http/cors.ts";
 import { type Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 
@@ -12,9 +12,8 @@ const JSON_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 const CORS = {
-  "access-control-allow-origin": "*",
+  ...API_CORS,
   "access-control-allow-methods": "POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type",
   "access-control-expose-headers": EXPOSED_HEADERS,
 };
 

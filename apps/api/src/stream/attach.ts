@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import { Server } from "socket.io";
 import { Db } from "../db.ts";
 import type { Admission, Runtime } from "../http/app.ts";
+import { CORS } from "../http/cors.ts";
 import { accountForms } from "../http/params.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
 import { type HeightEvents, StreamHub } from "./hub.ts";
@@ -70,12 +71,6 @@ const loader = (runtime: Runtime) => (from: number, to: number) =>
       return { events, through };
     }),
   );
-
-const CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type",
-};
 
 export interface StreamOptions {
   /** The REST API's key check and rate limit, applied to each new connection (its handshake). */
