@@ -95,7 +95,7 @@ describe("projector", () => {
         expect(await count(`rx.${t} FINAL`), t).toBe(once);
       }
       expect(await count("rx_2.addresses")).toBeGreaterThan(await count("rx.addresses"));
-      for (const t of ["tx_hash", "tx_records"])
+      for (const t of ["tx_hash", "tx_records", "block_records"])
         expect(await count(`rx.${t}`), t).toBe(await count(`rx_2.${t}`));
     } finally {
       for (const t of tables) await ch.command({ query: `SYSTEM START MERGES rx_2.${t}` });
@@ -147,6 +147,20 @@ describe("projector", () => {
       `${String(t.height).padStart(12, "0")}${String(t.idx).padStart(7, "0")}`;
     expect(new Map(got.map((r) => [r.key, r.record]))).toEqual(
       new Map(txs.map((t) => [key(t), t.record])),
+    );
+  });
+
+  it("keeps every block's record in block_records under its height, one entry each after replays", async () => {
+    const blocks = await rows<{ height: string | number; proposer_cons: string; record: string }>(
+      "SELECT height, proposer_cons, record FROM p_1.blocks FINAL",
+    );
+    const got = await rows<{ key: string; proposer_cons: string; record: string }>(
+      "SELECT key, proposer_cons, record FROM p_1.block_records",
+    );
+    expect(got).toHaveLength(blocks.length);
+    // Keys sort as heights do: zero-padded to 12 digits.
+    expect(new Map(got.map((r) => [r.key, [r.proposer_cons, r.record]]))).toEqual(
+      new Map(blocks.map((b) => [String(b.height).padStart(12, "0"), [b.proposer_cons, b.record]])),
     );
   });
 
