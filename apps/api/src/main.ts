@@ -2,6 +2,7 @@
 import { createServer } from "node:http";
 import { NatsLog } from "@explorer/raw-log";
 import {
+  callbackWarner,
   LoggingLive,
   listen,
   metricsServer,
@@ -10,7 +11,7 @@ import {
   runMain,
   SettingError,
 } from "@explorer/service";
-import { ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
+import { awaitMigratedSet, ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, verifierOptions } from "./config.ts";
@@ -129,8 +130,9 @@ export const listenApi = (
 
 export const serve = Effect.gen(function* () {
   const cfg = yield* ApiConfig;
+  const store = parseStoreUrl(cfg.storeUrl);
   const ch = yield* Effect.acquireRelease(
-    Effect.promise(() => openClickHouse(parseStoreUrl(cfg.storeUrl))),
+    Effect.promise(() => openClickHouse(store)),
     (c) => Effect.promise(() => c.close()),
   );
   const settings: ApiSettings = {
@@ -140,7 +142,16 @@ export const serve = Effect.gen(function* () {
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
     maxBodyBytes: cfg.maxBodyBytes,
   };
-  yield* Effect.promise(() => ensureCurrentSet(ch, cfg.storeDb)); // an API before any projection answers 404s, not 500s
+  // On a server, the projector (or `explorer migrate`) creates and migrates the tables: a
+  // migration run here beside a projector writing could lose its rows (see @explorer/store's
+  // migrate). A chDB directory is this process's alone, so it migrates it (an API before any
+  // projection answers 404s, not 500s).
+  const warn = yield* callbackWarner;
+  yield* Effect.promise((signal) =>
+    store.kind === "chdb"
+      ? ensureCurrentSet(ch, cfg.storeDb)
+      : awaitMigratedSet(ch, cfg.storeDb, { onWait: (why) => warn(why), signal }),
+  );
   // Verifications are recorded in the log: with NATS any instance can append; the embedded log
   // belongs to the process that runs the ingester (`npm start` records through it).
   const log =

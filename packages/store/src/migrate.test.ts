@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openClickHouse } from "./client.ts";
 import { loadMigrations, MigrationError, migrate } from "./migrate.ts";
-import { currentSet, switchSet } from "./table-sets.ts";
+import { awaitMigratedSet, currentSet, ensureCurrentSet, switchSet } from "./table-sets.ts";
 
 const ch = await openClickHouse({
   kind: "chdb",
@@ -91,5 +91,63 @@ describe("migrations on chDB", () => {
     await new Promise((r) => setTimeout(r, 5));
     await switchSet(ch, "sets", 2);
     expect(await currentSet(ch, "sets")).toBe(2);
+  });
+
+  it("name the file and statement that failed, and leave that migration unrecorded", async () => {
+    const ms = loadMigrations();
+    const broken = { name: "999_broken.sql", checksum: "x", statements: ["SELECT 1", "SELEC 2"] };
+    const err = await migrate(ch, "mig_c", [...ms, broken]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MigrationError);
+    expect((err as Error).message).toMatch(
+      /^999_broken\.sql on mig_c, statement 2 of 2: Syntax error/,
+    );
+    // the ones before it are applied and recorded; it is not, so a fixed file runs again
+    expect(await migrate(ch, "mig_c")).toEqual([]);
+    const fixed = { ...broken, statements: ["SELECT 1"] };
+    expect(await migrate(ch, "mig_c", [...ms, fixed])).toEqual(["999_broken.sql"]);
+  });
+
+  it("a reader waits for the current set to exist and hold every migration, creating nothing", async () => {
+    const base = "wait";
+    const told: string[] = [];
+    let got: { set: number; db: string } | undefined;
+    const waiting = awaitMigratedSet(ch, base, {
+      onWait: (w) => told.push(w),
+      intervalMs: 20,
+    }).then((r) => {
+      got = r;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(got).toBeUndefined();
+    expect(told).toEqual([expect.stringMatching(/^no table set in wait yet/)]); // said once
+    const dbs = async () =>
+      (
+        await (
+          await ch.query({
+            query: "SELECT name FROM system.databases WHERE name = 'wait_1'",
+            format: "JSONEachRow",
+          })
+        ).json()
+      ).length;
+    expect(await dbs()).toBe(0);
+
+    // a set migrated up to all but the last migration, then made current: still waiting
+    const ms = loadMigrations();
+    await migrate(ch, "wait_1", ms.slice(0, -1));
+    await switchSet(ch, base, 1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(got).toBeUndefined();
+    expect(told[1]).toMatch(new RegExp(`^wait_1 lacks 1 migration\\(s\\) from ${ms.at(-1)!.name}`));
+
+    await ensureCurrentSet(ch, base); // what the projector does
+    await waiting;
+    expect(got).toEqual({ set: 1, db: "wait_1" });
+  });
+
+  it("a reader's wait ends when it is told to stop", async () => {
+    const stop = new AbortController();
+    const waiting = awaitMigratedSet(ch, "never", { intervalMs: 20, signal: stop.signal });
+    stop.abort();
+    await expect(waiting).rejects.toThrow();
   });
 });

@@ -37,9 +37,36 @@ const validDb = (db: string) => {
   return db;
 };
 
+/** Migrations of `migrations` not yet applied to table set `db` (which must exist), in order. */
+export const pendingMigrations = async (
+  ch: ClickHouseClient,
+  db: string,
+  migrations = loadMigrations(),
+): Promise<Migration[]> => {
+  validDb(db);
+  const rs = await ch.query({
+    query: `SELECT name, checksum FROM ${db}._migrations FINAL`,
+    format: "JSONEachRow",
+  });
+  const applied = new Map(
+    (await rs.json<{ name: string; checksum: string }>()).map((r) => [r.name, r.checksum]),
+  );
+  return migrations.filter((m) => {
+    const prior = applied.get(m.name);
+    if (prior !== undefined && prior !== m.checksum)
+      throw new MigrationError(
+        `${m.name} changed after it was applied to ${db}; add a new migration instead`,
+      );
+    return prior === undefined;
+  });
+};
+
 /**
  * Applies the migrations not yet applied to table set `db`, recording each in `db._migrations`.
- * Idempotent; refuses a migration whose file changed after it was applied.
+ * Idempotent; refuses a migration whose file changed after it was applied. One process at a
+ * time: some migrations rebuild a table (copy, then swap), so rows another process inserts into
+ * the set meanwhile can be lost. The projector, `explorer migrate`, `start` and a re-index (on its
+ * new set) migrate; the API only waits for it (awaitMigratedSet).
  */
 export const migrate = async (
   ch: ClickHouseClient,
@@ -51,22 +78,18 @@ export const migrate = async (
   await ch.command({
     query: `CREATE TABLE IF NOT EXISTS ${db}._migrations (name String, checksum String, applied_at DateTime64(3, 'UTC')) ENGINE = ReplacingMergeTree ORDER BY name`,
   });
-  const rs = await ch.query({
-    query: `SELECT name, checksum FROM ${db}._migrations FINAL`,
-    format: "JSONEachRow",
-  });
-  const applied = new Map(
-    (await rs.json<{ name: string; checksum: string }>()).map((r) => [r.name, r.checksum]),
-  );
   const done: string[] = [];
-  for (const m of migrations) {
-    const prior = applied.get(m.name);
-    if (prior === m.checksum) continue;
-    if (prior !== undefined)
-      throw new MigrationError(
-        `${m.name} changed after it was applied to ${db}; add a new migration instead`,
-      );
-    for (const s of m.statements) await ch.command({ query: s.replaceAll("{db}", db) });
+  for (const m of await pendingMigrations(ch, db, migrations)) {
+    for (const [i, s] of m.statements.entries()) {
+      try {
+        await ch.command({ query: s.replaceAll("{db}", db) });
+      } catch (e) {
+        throw new MigrationError(
+          `${m.name} on ${db}, statement ${i + 1} of ${m.statements.length}: ${e instanceof Error ? e.message : String(e)}`,
+          { cause: e },
+        );
+      }
+    }
     await ch.insert({
       table: `${db}._migrations`,
       values: [{ name: m.name, checksum: m.checksum, applied_at: Date.now() }],

@@ -76,3 +76,32 @@ export const ensureCurrentSet = async (
   if (existing === undefined) await switchSet(ch, base, set);
   return { set, db: setDb(base, set), created: existing === undefined };
 };
+
+/**
+ * The current table set once it exists and holds every migration, asked every `intervalMs`
+ * (default 1 s): for readers that must not migrate (the API; see migrate). `onWait` is told why,
+ * once per reason.
+ */
+export const awaitMigratedSet = async (
+  ch: ClickHouseClient,
+  base: string,
+  o: { onWait?: (why: string) => void; signal?: AbortSignal; intervalMs?: number } = {},
+): Promise<{ set: number; db: string }> => {
+  const { loadMigrations, pendingMigrations } = await import("./migrate.ts");
+  const migrations = loadMigrations();
+  let told = "";
+  for (;;) {
+    o.signal?.throwIfAborted();
+    const set = await currentSet(ch, base);
+    const db = set === undefined ? "" : setDb(base, set);
+    const pending = set === undefined ? [] : await pendingMigrations(ch, db, migrations);
+    if (set !== undefined && pending.length === 0) return { set, db };
+    const why =
+      set === undefined
+        ? `no table set in ${base} yet: waiting for the projector (or \`explorer migrate\`) to create it`
+        : `${db} lacks ${pending.length} migration(s) from ${pending[0]!.name}: waiting for the projector (or \`explorer migrate\`) to apply them`;
+    if (why !== told) o.onWait?.(why);
+    told = why;
+    await new Promise((r) => setTimeout(r, o.intervalMs ?? 1000));
+  }
+};

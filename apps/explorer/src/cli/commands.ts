@@ -68,7 +68,7 @@ export const COMMANDS: readonly Command[] = [
     name: "migrate",
     summary: "create the current table set if needed and apply the migrations it lacks",
     details:
-      "The other commands migrate on their own; run this to prepare a ClickHouse server before the apps start.",
+      "The projector, reindex and start migrate on their own, and so does the API on a chDB directory; on a ClickHouse server the API does not (a migration beside a projector writing could lose rows): it waits until the projector or this command has migrated the set. Run one migrating process at a time; run this to prepare a server before the apps start.",
     options: withCommon(migrateOptions),
     load: async () => (await import("./programs.ts")).migrateProgram,
   },
