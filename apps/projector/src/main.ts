@@ -22,6 +22,7 @@ import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
 import { projectLog } from "./project.ts";
+import { RecordError } from "./project-entry.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
 import { type Progress, readProgress, TABLES } from "./writer.ts";
@@ -102,6 +103,7 @@ export const followWith = (announce?: (p: Progress) => void) =>
           fromStart,
           signal,
           onProjected: (p, n) => {
+            fromStart = false; // a retry after this batch resumes from it
             Effect.runSync(
               Metric.update(metrics.projected, p.height).pipe(
                 Effect.andThen(Metric.update(metrics.blocks, n)),
@@ -114,15 +116,19 @@ export const followWith = (announce?: (p: Progress) => void) =>
         }),
       ).pipe(
         Effect.tapError((e) =>
-          Effect.logWarning(
-            `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
-          ),
+          e.cause instanceof RecordError
+            ? Effect.void
+            : Effect.logWarning(
+                `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
+              ),
         ),
         Effect.retry({
           schedule: Schedule.exponential("500 millis").pipe(
             Schedule.jittered,
             Schedule.upTo({ times: 10 }),
           ),
+          // a record that cannot be projected fails the same way every time
+          while: (e) => !(e.cause instanceof RecordError),
         }),
       );
       fromStart = false;

@@ -1,10 +1,16 @@
 import { Worker } from "node:worker_threads";
-import { type EntryContext, type ProjectedEntry, projectEntry } from "./project-entry.ts";
+import {
+  type EntryContext,
+  type ProjectedEntry,
+  projectOrRefuse,
+  RecordError,
+} from "./project-entry.ts";
 
 /**
  * Decodes and projects log records on worker threads (`workers` of them; 0 projects in this
  * thread), so that decoding, projecting and ClickHouse's inserts run side by side. Answers come
- * back as promises in the order asked for; the caller keeps the log order.
+ * back as promises in the order asked for; the caller keeps the log order. A record that cannot
+ * be projected is a RecordError; a worker that dies fails its records with a plain Error.
  */
 export interface ProjectionPool {
   project(payload: Uint8Array): Promise<ProjectedEntry>;
@@ -15,7 +21,7 @@ export const openPool = (workers: number, ctx: EntryContext): ProjectionPool =>
   workers <= 0 ? inProcess(ctx) : new WorkerPool(workers, ctx);
 
 const inProcess = (ctx: EntryContext): ProjectionPool => ({
-  project: async (payload) => projectEntry(payload, ctx),
+  project: async (payload) => projectOrRefuse(payload, ctx),
   close: async () => {},
 });
 
@@ -39,7 +45,7 @@ class WorkerPool implements ProjectionPool {
       w.on("message", (m: { id: number; out?: ProjectedEntry; error?: string }) => {
         const p = slot.pending.get(m.id);
         slot.pending.delete(m.id);
-        if (m.error !== undefined) p?.reject(new Error(m.error));
+        if (m.error !== undefined) p?.reject(new RecordError(m.error));
         else p?.resolve(m.out!);
       });
       const fail = (e: Error) => {

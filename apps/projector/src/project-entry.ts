@@ -14,6 +14,24 @@ const columnsOf = (columns: TableColumns, table: string) => {
   return cols;
 };
 
+/**
+ * A log record that cannot be projected (not a record of this build, or one whose content the
+ * projections cannot read): the same bytes fail the same way every time, so retrying is useless.
+ */
+export class RecordError extends Error {
+  override readonly name = "RecordError";
+  readonly _tag = "RecordError";
+}
+
+/** projectEntry, its failures as RecordError. */
+export const projectOrRefuse = (payload: Uint8Array, ctx: EntryContext): ProjectedEntry => {
+  try {
+    return projectEntry(payload, ctx);
+  } catch (e) {
+    throw new RecordError(e instanceof Error ? e.message : String(e));
+  }
+};
+
 /** Rows of one table as RowBinary for the table set's columns. */
 export const encodeRows = (
   columns: TableColumns,

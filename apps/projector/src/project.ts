@@ -2,7 +2,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import type { LogEntry, RawLog } from "@explorer/raw-log";
 import { readTableColumns } from "@explorer/store";
 import { openPool } from "./pool.ts";
-import type { ProjectedEntry } from "./project-entry.ts";
+import { type ProjectedEntry, RecordError } from "./project-entry.ts";
 import { BatchWriter, type Progress, readProgress } from "./writer.ts";
 
 export interface ProjectOptions {
@@ -50,6 +50,24 @@ const nextOr = async <T>(
   } finally {
     clearTimeout(timer);
   }
+};
+
+/**
+ * The entry's projection, checked against where the log holds it: a RecordError says which
+ * record (a block record holding another height would otherwise surface as a gap).
+ */
+const located = async (e: LogEntry, p: Promise<ProjectedEntry>): Promise<ProjectedEntry> => {
+  const where = `log record ${e.seq} (${e.kind} ${e.key}, height ${e.height})`;
+  const out = await p.catch((err: unknown) => {
+    throw err instanceof RecordError
+      ? new RecordError(`${where} cannot be projected: ${err.message}`)
+      : err;
+  });
+  if (e.kind === "block" && (out.kind !== "block" || out.height !== e.height))
+    throw new RecordError(
+      `${where} holds ${out.kind === "block" ? `block ${out.height}` : "a metadata record"}`,
+    );
+  return out;
 };
 
 /** Entries decoded and projected ahead of the writer, at most (bounds memory). */
@@ -102,7 +120,12 @@ export const projectLog = async (
   const ahead: Promise<ProjectedEntry>[] = [];
   // Adds the oldest projected entry to the batch and writes a full batch; false: told to stop.
   const addOldest = async (): Promise<boolean> => {
-    writer.add(await ahead.shift()!);
+    const entry = await ahead.shift()!.catch(async (e: unknown) => {
+      // the blocks before a record that cannot be projected are written before it stops all
+      if (e instanceof RecordError) await settled();
+      throw e;
+    });
+    writer.add(entry);
     if (writer.pending < o.batchBlocks && writer.bytes < batchBytes) return true;
     await flush();
     if (!o.shouldStop) return true;
@@ -135,7 +158,9 @@ export const projectLog = async (
         break;
       }
       if (e.kind === "block" && e.height <= from.height) continue;
-      ahead.push(pool.project(e.payload));
+      const projected = located(e, pool.project(e.payload));
+      projected.catch(() => {}); // surfaced when its turn comes (addOldest)
+      ahead.push(projected);
       if (ahead.length >= AHEAD) go = await addOldest();
     }
     await it.return?.();
