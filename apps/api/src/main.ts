@@ -87,9 +87,11 @@ export const buildApi = (
     ...(processChecks.some((c) => c.name === storeCheck.name) ? [] : [storeCheck]),
     ...processChecks,
   ];
-  // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0).
-  app.use(async (ctx, next) => {
-    if (ctx.method !== "GET") return next();
+  // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0):
+  // first, before API keys and rate limits, so that a balancer's probes, which share its address
+  // with the traffic it forwards, are never answered 429.
+  app.middleware.unshift(async (ctx, next) => {
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
     if (ctx.path === "/health") ctx.body = { status: "ok" };
     else if (ctx.path === "/ready") {
       const r = await runChecks(ready);

@@ -175,6 +175,19 @@ describe("anonymous clients", () => {
     expect(spoofed.body.error).toMatch(/rate limit of 5 requests per minute/);
     expect((await call(DOC, { from: "127.0.0.3" })).status).toBe(200);
   });
+
+  it("a load balancer's probes are never limited, nor do they spend the allowance of its address", async () => {
+    const from = "127.0.0.40";
+    for (let i = 0; i < 8; i++) {
+      expect((await call("/health", { from })).status).toBe(200);
+      expect((await call("/ready", { from })).status).toBe(200);
+      expect((await call("/ready", { from, method: "HEAD" })).status).toBe(200);
+    }
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(DOC, { from })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await call("/ready", { from })).status).toBe(200); // limited, its probes still answer
+  });
 });
 
 describe("CORS (any origin may read; no credentials)", () => {
@@ -280,7 +293,7 @@ describe("logs", () => {
       const r = await call("/api/1.0/txs?limit=3", {
         headers: { ...bearer(SECRET), "x-request-id": "req-guard-1" },
       });
-      const anon = await call("/api/1.0/blocks/7", {
+      const anon = await call("/api/1.0/txs?limit=2", {
         from: "127.0.0.6",
         headers: { "x-request-id": "req-guard-2" },
       });
