@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import { NatsLog } from "@explorer/raw-log";
 import {
   callbackWarner,
+  closeServer,
   LoggingLive,
   listen,
   metricsServer,
@@ -124,10 +125,7 @@ export const listenApi = (
 ) =>
   Effect.acquireRelease(
     Effect.suspend(() => listen(createServer(app.callback()), port, host, "the API")),
-    (s) =>
-      Effect.callback<void>((resume) => {
-        s.close(() => resume(Effect.promise(() => runtime.dispose())));
-      }),
+    (s) => Effect.promise(() => closeServer(s).then(() => runtime.dispose())),
   );
 
 export const serve = Effect.gen(function* () {

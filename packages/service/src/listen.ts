@@ -38,3 +38,22 @@ export const listen = (server: Server, port: number, host: string, what: string)
       resume(Effect.fail(new ListenError({ message: `${where}: ${(e as Error).message}` })));
     }
   });
+
+/** How long requests in flight may go on once a server is told to close. */
+export const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * Closes `server`: no new connections; idle keep-alive ones closed now; those with a request in
+ * flight closed after `graceMs` if still open. `server.close` alone waited for them for ever: a
+ * client that sent half a request head and waited kept the process (and, under `start`, the
+ * store and the log behind it) from stopping.
+ */
+export const closeServer = (server: Server, graceMs = CLOSE_GRACE_MS): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { Effect, Layer } from "effect";
 import { PrometheusMetrics } from "effect/observability";
 import { type ReadyCheck, runChecks } from "./health.ts";
-import { listen } from "./listen.ts";
+import { closeServer, listen } from "./listen.ts";
 
 export interface AdminOptions {
   readonly port: number | undefined;
@@ -47,10 +47,7 @@ export const metricsServer = (opts: AdminOptions | number | undefined) =>
           });
           return listen(s, o.port!, host, "the metrics");
         }),
-        (s) =>
-          Effect.callback<void>((resume) => {
-            s.close(() => resume(Effect.void));
-          }),
+        (s) => Effect.promise(() => closeServer(s)),
       );
       yield* Effect.logInfo(
         `metrics, health and readiness on http://${host}:${(server.address() as { port: number }).port}/{metrics,health,ready}`,
