@@ -6,11 +6,11 @@ import {
   closeServer,
   LoggingLive,
   listen,
-  metricsServer,
   type ReadyCheck,
   runChecks,
   runMain,
   SettingError,
+  serveAdmin,
 } from "@explorer/service";
 import { awaitMigratedSet, ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
@@ -170,9 +170,7 @@ export const serve = Effect.gen(function* () {
     evmChainId: cfg.evmChainId,
   });
   const { app, runtime, ready } = buildApi(ch, cfg.storeDb, settings, verification);
-  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
-    Effect.forkChild({ startImmediately: true }),
-  );
+  yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
-import { LoggingLive, metricsServer, type ReadyCheck, runMain } from "@explorer/service";
+import { LoggingLive, type ReadyCheck, runMain, serveAdmin } from "@explorer/service";
 import { Effect, Layer } from "effect";
 import { IngestConfig } from "./config.ts";
 import { ingest } from "./ingest.ts";
@@ -35,11 +35,10 @@ export const ingesterChecks = Effect.gen(function* () {
 export const ingesterProgram = Effect.gen(function* () {
   const cfg = yield* IngestConfig;
   const ready = yield* ingesterChecks;
-  yield* Layer.launch(metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready })).pipe(
-    Effect.forkChild({ startImmediately: true }),
-  );
+  yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   yield* ingest;
 }).pipe(
+  Effect.scoped,
   Effect.provide(IngesterLive),
   Effect.catchTag("BadSetup", (e) =>
     Effect.logError(e.message).pipe(Effect.andThen(Effect.fail(e))),

@@ -4,9 +4,9 @@ import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-l
 import {
   callbackWarner,
   LoggingLive,
-  metricsServer,
   type ReadyCheck,
   runMain,
+  serveAdmin,
 } from "@explorer/service";
 import {
   currentSet,
@@ -157,13 +157,11 @@ export const projectorChecks = (ch: ClickHouseClient, log: RawLog, base: string)
 /** Follows the log; "projected up to H" goes to the metrics and, with NATS, to `explorer.<chain>.projected`. */
 export const follow = Effect.gen(function* () {
   const cfg = yield* ProjectorConfig;
-  yield* Layer.launch(
-    metricsServer({
-      port: cfg.metricsPort,
-      host: cfg.metricsHost,
-      ready: projectorChecks(yield* Store, yield* Log, cfg.storeDb),
-    }),
-  ).pipe(Effect.forkChild({ startImmediately: true }));
+  yield* serveAdmin({
+    port: cfg.metricsPort,
+    host: cfg.metricsHost,
+    ready: projectorChecks(yield* Store, yield* Log, cfg.storeDb),
+  });
   if (cfg.backend !== "nats") return yield* followWith();
   const nc = yield* Effect.acquireRelease(
     Effect.promise(() => connect({ servers: cfg.natsUrl, name: "explorer-projector" })),

@@ -54,3 +54,10 @@ export const metricsServer = (opts: AdminOptions | number | undefined) =>
       );
     }),
   );
+
+/**
+ * The admin server (metricsServer) for as long as the caller's scope lives: a port it cannot
+ * listen on fails the caller with one line, as the app's own port does (launched in a fiber of
+ * its own, the failure went unseen and the app ran on without its admin port).
+ */
+export const serveAdmin = (opts: AdminOptions) => Effect.asVoid(Layer.build(metricsServer(opts)));

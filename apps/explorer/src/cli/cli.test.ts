@@ -182,4 +182,31 @@ describe("what a command cannot reach, it says in one line", { timeout: 60_000 }
     expect(last).toMatch(new RegExp(`^explorer: \\w+: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
     expect(r.stderr).not.toMatch(/An error occurred in Effect\.tryPromise|^\s+at /m);
   });
+
+  it.each([["project"], ["api"]])(
+    "%s: an admin port (--metrics-port) in use ends the command, as its own port would",
+    async (name) => {
+      const busy = createServer();
+      await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+      const port = (busy.address() as AddressInfo).port;
+      try {
+        const dir = mkdtempSync(join(tmpdir(), "explorer-admin-"));
+        const where = name === "project" ? ["--log-dir", join(dir, "log")] : ["--port", "0"];
+        const r = await explorer(
+          name,
+          "--store",
+          `chdb:${join(dir, "chdb")}`,
+          ...where,
+          "--metrics-port",
+          String(port),
+        );
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n").at(-1)).toBe(
+          `explorer: ListenError: the metrics port ${port} on 127.0.0.1 is in use (another process listens there): choose another port`,
+        );
+      } finally {
+        busy.close();
+      }
+    },
+  );
 });
