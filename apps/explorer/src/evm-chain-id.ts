@@ -1,4 +1,5 @@
 import { BadSetup } from "@explorer/ingester";
+import { publicUrl } from "@explorer/service";
 import { Effect } from "effect";
 
 /** The bundled sample's EVM chain id (the reference chain's). */
@@ -34,7 +35,7 @@ export const evmChainIdOf = (cfg: { evmChainId: string; cometRpc: string; evmRpc
     return yield* Effect.tryPromise((signal) => askNode(cfg.evmRpc, signal)).pipe(
       Effect.catch((e) =>
         Effect.logWarning(
-          `EVM JSON-RPC ${cfg.evmRpc}: eth_chainId failed (${String((e as { cause?: unknown }).cause ?? e)}); Etherscan's chainid is taken as ${SAMPLE_EVM_CHAIN_ID} (give --evm-chain-id)`,
+          `EVM JSON-RPC ${publicUrl(cfg.evmRpc)}: eth_chainId failed (${String((e as { cause?: unknown }).cause ?? e)}); Etherscan's chainid is taken as ${SAMPLE_EVM_CHAIN_ID} (give --evm-chain-id)`,
         ).pipe(Effect.as(SAMPLE_EVM_CHAIN_ID)),
       ),
     );

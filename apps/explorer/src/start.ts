@@ -18,7 +18,7 @@ import {
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
-import { callbackWarner, metricsServer, type ReadyCheck } from "@explorer/service";
+import { callbackWarner, metricsServer, publicUrl, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, Effect, Fiber, Layer } from "effect";
@@ -232,10 +232,10 @@ export const start = Effect.gen(function* () {
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
-      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => u.http ?? u.ws).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
+      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => publicUrl((u.http ?? u.ws)!)).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
       `  health        ${base}/health and ${base}/ready`,
       `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
-      `  chain         ${cfg.cometRpc || (cfg.logBackend === "nats" ? `the log in NATS (${cfg.natsUrl}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
+      `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
   // Until stopped, or until a part fails (one that finishes, as the sample replay does, is done).

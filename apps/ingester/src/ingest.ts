@@ -1,5 +1,6 @@
 import { decodeRecord, encodeRecord, isBlockRecord, type RawBlockV1 } from "@explorer/raw-block";
 import { LogUnavailableError } from "@explorer/raw-log";
+import { publicUrl } from "@explorer/service";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
 import { IngestConfig, MetadataConfig } from "./config.ts";
@@ -95,17 +96,21 @@ const preflight = (start: number, resuming: boolean) =>
                 }),
             ),
           );
-    const status = yield* reach(`CometBFT RPC ${node.comet.url}`, () => node.comet.status());
-    yield* reach(`EVM JSON-RPC ${node.evm.url}`, () => node.evm.chainId());
-    const committed = yield* reach(`CometBFT RPC ${node.comet.url}`, () =>
+    const status = yield* reach(`CometBFT RPC ${publicUrl(node.comet.url)}`, () =>
+      node.comet.status(),
+    );
+    yield* reach(`EVM JSON-RPC ${publicUrl(node.evm.url)}`, () => node.evm.chainId());
+    const committed = yield* reach(`CometBFT RPC ${publicUrl(node.comet.url)}`, () =>
       node.comet.committedHeight(),
     );
-    yield* reach(`Cosmos REST ${node.rest.url}`, () =>
+    yield* reach(`Cosmos REST ${publicUrl(node.rest.url)}`, () =>
       node.rest.blockTxs(Math.max(committed - 1, 1)),
     );
     // A wrong prefix would not fail here but everywhere later: every address the API is asked
     // for would be refused, and the records would name accounts in the wrong form.
-    const prefix = yield* reach(`Cosmos REST ${node.rest.url}`, () => node.rest.bech32Prefix());
+    const prefix = yield* reach(`Cosmos REST ${publicUrl(node.rest.url)}`, () =>
+      node.rest.bech32Prefix(),
+    );
     if (prefix !== undefined && prefix !== node.prefix) {
       return yield* new BadSetup({
         message: `the node's accounts are ${prefix}1… (its bech32 prefix), not ${node.prefix}1…: set --prefix ${prefix} (BECH32_PREFIX)`,
@@ -113,7 +118,7 @@ const preflight = (start: number, resuming: boolean) =>
     }
     if (cfg.chainId && status.chainId !== cfg.chainId) {
       return yield* new BadSetup({
-        message: `the node at ${node.comet.url} serves chain ${status.chainId}, not ${cfg.chainId} (CHAIN_ID)`,
+        message: `the node at ${publicUrl(node.comet.url)} serves chain ${status.chainId}, not ${cfg.chainId} (CHAIN_ID)`,
       });
     }
     if (start < status.earliestHeight) {

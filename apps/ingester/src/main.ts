@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
-import { LoggingLive, type ReadyCheck, runMain, serveAdmin } from "@explorer/service";
+import { LoggingLive, publicUrl, type ReadyCheck, runMain, serveAdmin } from "@explorer/service";
 import { Effect, Layer } from "effect";
 import { IngestConfig } from "./config.ts";
 import { ingest } from "./ingest.ts";
@@ -21,7 +21,7 @@ export const ingesterChecks = Effect.gen(function* () {
       check: async () => {
         const head = await node.comet.committedHeight();
         const ingested = (await log.lastHeight().catch(() => undefined)) ?? 0;
-        return { url: node.comet.url, head, ingested, lag: head - ingested };
+        return { url: publicUrl(node.comet.url), head, ingested, lag: head - ingested };
       },
     },
     {

@@ -1,5 +1,5 @@
 import { openLogPatiently, type RawLog } from "@explorer/raw-log";
-import { callbackWarner } from "@explorer/service";
+import { callbackWarner, publicUrl } from "@explorer/service";
 import { Context, Effect, Layer } from "effect";
 import type { Readers } from "./assemble/raw-block.ts";
 import { IngestConfig, LogConfig, NodeConfig } from "./config.ts";
@@ -38,7 +38,7 @@ export class Log extends Context.Service<Log, RawLog>()("ingester/Log") {
           try: () => node.comet.status(),
           catch: (e) =>
             new NodeUnavailable({
-              message: `cannot read the chain id from ${node.comet.url}: ${(e as Error).message}`,
+              message: `cannot read the chain id from ${publicUrl(node.comet.url)}: ${(e as Error).message}`,
             }),
         })).chainId;
       const warn = yield* callbackWarner;

@@ -2,3 +2,4 @@ export * from "./health.ts";
 export * from "./listen.ts";
 export * from "./metrics-server.ts";
 export * from "./run-main.ts";
+export * from "./url.ts";

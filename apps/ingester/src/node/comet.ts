@@ -1,5 +1,6 @@
 import { HttpBatchClient } from "@cosmjs/tendermint-rpc";
 import type { JsonObject } from "@explorer/raw-block";
+import { publicUrl } from "@explorer/service";
 import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
 /**
@@ -35,8 +36,8 @@ export class CometReader {
     } catch (e) {
       const msg = (e as Error).message ?? String(e);
       if (/is not available, lowest height is/i.test(msg))
-        throw new NodeAnswerError(`${this.url} ${method}: ${msg} (the node pruned it)`);
-      throw new NodeUnavailableError(`${this.url} ${method}: ${msg}`);
+        throw new NodeAnswerError(`${publicUrl(this.url)} ${method}: ${msg} (the node pruned it)`);
+      throw new NodeUnavailableError(`${publicUrl(this.url)} ${method}: ${msg}`);
     } finally {
       clearTimeout(timer);
     }

@@ -1,4 +1,5 @@
 import type { JsonObject } from "@explorer/raw-block";
+import { publicUrl } from "@explorer/service";
 import { FetchRequest, JsonRpcProvider } from "ethers";
 import { NodeUnavailableError } from "./errors.ts";
 
@@ -79,7 +80,7 @@ export class EvmReader {
       return (await this.provider.send(method, params)) as T;
     } catch (e) {
       if (isRpcError(e)) throw e;
-      throw new NodeUnavailableError(`${this.url} ${method}: ${(e as Error).message}`);
+      throw new NodeUnavailableError(`${publicUrl(this.url)} ${method}: ${(e as Error).message}`);
     }
   }
 
@@ -92,7 +93,7 @@ export class EvmReader {
     } catch (e) {
       if (!isIndexLag(e)) throw e;
       throw new IndexLagError(
-        `${this.url} eth_getBlockReceipts ${h}: the node's transaction index lacks this block (${rpcMessage(e)})`,
+        `${publicUrl(this.url)} eth_getBlockReceipts ${h}: the node's transaction index lacks this block (${rpcMessage(e)})`,
       );
     }
   }
@@ -138,7 +139,9 @@ export class EvmReader {
   private noneOrRetry(e: unknown, isNone: (e: unknown) => boolean, what: string): null {
     if (e instanceof NodeUnavailableError) throw e;
     if (isNone(e)) return null;
-    throw new NodeUnavailableError(`${this.url} ${what}: ${rpcMessage(e) || (e as Error).message}`);
+    throw new NodeUnavailableError(
+      `${publicUrl(this.url)} ${what}: ${rpcMessage(e) || (e as Error).message}`,
+    );
   }
 
   destroy(): void {

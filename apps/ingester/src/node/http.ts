@@ -1,3 +1,4 @@
+import { publicUrl } from "@explorer/service";
 import { heightNotCommitted, NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
 /**
@@ -13,15 +14,24 @@ export const getJson = async <T>(
   try {
     r = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    throw new NodeUnavailableError(`GET ${url}: ${(e as Error).message}`);
+    throw new NodeUnavailableError(
+      `GET ${publicUrl(url, { path: true })}: ${(e as Error).message}`,
+    );
   }
   const text = await r.text();
   if (r.status >= 500 || r.status === 429 || (!r.ok && heightNotCommitted(text)))
-    throw new NodeUnavailableError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
-  if (!r.ok) throw new NodeAnswerError(`GET ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
+    throw new NodeUnavailableError(
+      `GET ${publicUrl(url, { path: true })}: HTTP ${r.status} ${text.slice(0, 300)}`,
+    );
+  if (!r.ok)
+    throw new NodeAnswerError(
+      `GET ${publicUrl(url, { path: true })}: HTTP ${r.status} ${text.slice(0, 300)}`,
+    );
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new NodeUnavailableError(`GET ${url}: not JSON: ${text.slice(0, 200)}`);
+    throw new NodeUnavailableError(
+      `GET ${publicUrl(url, { path: true })}: not JSON: ${text.slice(0, 200)}`,
+    );
   }
 };
