@@ -13,7 +13,7 @@ export interface UpstreamSpec {
  * An empty value means no node (the index answers what it can).
  */
 export const parseUpstreams = (value: string): UpstreamSpec[] =>
-  value
+  (value.trim().toLowerCase() === "none" ? "" : value)
     .split(",")
     .map((node) => node.trim())
     .filter(Boolean)

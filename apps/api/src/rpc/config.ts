@@ -12,7 +12,10 @@ import { Config, Option, Redacted } from "effect";
 /** The JSON-RPC proxy's settings (environment; defaults in docs/json-rpc.md). */
 export const RpcConfig = Config.all({
   path: Config.String("RPC_PATH").pipe(Config.withDefault("/rpc")),
-  /** Nodes: `http://…|ws://…` per node, comma-separated; empty: the index alone. */
+  /**
+   * Nodes: `http://…|ws://…` per node, comma-separated; `none` or empty: the index alone (an
+   * empty variable reads as unset to Config, so rpcSettings looks at the environment itself).
+   */
   upstreams: Config.String("RPC_UPSTREAMS").pipe(
     Config.withDefault("http://127.0.0.1:8545|ws://127.0.0.1:8546"),
   ),
@@ -57,6 +60,15 @@ export interface RpcSettings {
   readonly chainId?: bigint;
 }
 
+/** The policy file's JSON; a file that cannot be read or parsed is a SettingError naming it. */
+const readPolicyFile = (file: string): unknown => {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new SettingError(`RPC_POLICY_FILE ${file}: ${(e as Error).message}`);
+  }
+};
+
 /** Settings from the configuration (the policy file is read and checked here). */
 export const rpcSettings = (
   cfg: Config.Success<typeof RpcConfig>,
@@ -71,11 +83,13 @@ export const rpcSettings = (
   if (cfg.chainId && !/^(0x[0-9a-fA-F]+|\d+)$/.test(cfg.chainId))
     throw new SettingError(`EVM_CHAIN_ID must be a number, decimal or 0x hex (got ${cfg.chainId})`);
   const policy = cfg.policyFile
-    ? parseOverrides(JSON.parse(readFileSync(cfg.policyFile, "utf8")), cfg.policyFile)
+    ? parseOverrides(readPolicyFile(cfg.policyFile), cfg.policyFile)
     : {};
   return {
     path: cfg.path,
-    upstreams: asSetting(() => parseUpstreams(cfg.upstreams)),
+    upstreams: asSetting(() =>
+      parseUpstreams(process.env.RPC_UPSTREAMS === "" ? "none" : cfg.upstreams),
+    ),
     ...(Option.isSome(cfg.privateToken)
       ? { privateToken: Redacted.value(cfg.privateToken.value) }
       : {}),

@@ -347,7 +347,7 @@ const rpcUpstreams = o(
   "RPC_UPSTREAMS",
   "string",
   "http://127.0.0.1:8545|ws://127.0.0.1:8546",
-  "nodes behind the JSON-RPC proxy: http://…|ws://… per node, comma-separated (empty: the index alone)",
+  "nodes behind the JSON-RPC proxy: http://…|ws://… per node, comma-separated (none or empty: the index alone)",
   "<list>",
 );
 const rpc = [
