@@ -96,6 +96,29 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
   }, 180_000);
 });
 
+describe("npm start: the projector's settings that start owns", () => {
+  it("STORE_DB, FOLLOW and FROM_START in the environment (one shared by every command) change nothing", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "explorer-env-"));
+    const port = await freePort();
+    const child = startService(dataDir, port, {
+      STORE_DB: "other",
+      FOLLOW: "false",
+      FROM_START: "true",
+    });
+    try {
+      const { block } = await waitLatest(port, 60_000);
+      const ready = (await (await fetch(`http://127.0.0.1:${port}/ready`)).json()) as {
+        checks: { store: { tableSet: number; projected: number } };
+      };
+      expect(ready.checks.store).toMatchObject({ tableSet: 1 });
+      expect(ready.checks.store.projected).toBeGreaterThanOrEqual(block.height);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  }, 120_000);
+});
+
 describe("npm start: the stream's new connections pass the API's checks", () => {
   it("a wrong API key is 401, and past the cap of connections per IP a handshake is 429; a body past --max-body-bytes is 413", async () => {
     const port = await freePort();

@@ -21,7 +21,7 @@ import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import { callbackWarner, metricsServer, publicUrl, type ReadyCheck } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
-import { Config, Effect, Fiber, Layer } from "effect";
+import { Config, ConfigProvider, Effect, Fiber, Layer } from "effect";
 import { evmChainIdOf } from "./evm-chain-id.ts";
 import { followedNodeUpstream } from "./node-upstream.ts";
 import { planReplay, replaySample, samplePrefix } from "./sample-replay.ts";
@@ -151,6 +151,19 @@ export const start = Effect.gen(function* () {
       Layer.mergeAll(
         Layer.succeed(Store, Store.of(ch)),
         Layer.succeed(ProjectorLog, ProjectorLog.of(log)),
+        // The projector's settings that start owns: the table set the API reads, and following
+        // for good. From the environment (one shared by every command, say), the projector wrote
+        // elsewhere or stopped while the API waited on an empty set and /ready said 200.
+        ConfigProvider.layer(
+          ConfigProvider.orElse(
+            ConfigProvider.fromUnknown({
+              STORE_DB: "explorer",
+              FOLLOW: "true",
+              FROM_START: "false",
+            }),
+            ConfigProvider.fromEnv(),
+          ),
+        ),
       ),
     ),
     Effect.forkScoped({ startImmediately: true }),
