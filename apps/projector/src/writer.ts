@@ -2,7 +2,14 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { insertRowBinary, type TableColumns } from "@explorer/store";
 import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
-/** Tables a batch writes, in this order; `progress` goes last, so readers never see a partial batch. */
+/**
+ * Tables a batch writes, in this order; `progress` goes last, so that reads bounded by the
+ * projected height (blocks, transactions, logs, transfers) never see a partial batch. Tables of
+ * latest state (addresses, balances, holders, validators, contracts) are read unbounded: while a
+ * batch is written, and after a crash until the batch is written again, they may show state up to
+ * the batch's last block, at most a batch (BATCH_BLOCKS, default 500) ahead of the projected
+ * height; at the head a batch is a block or two.
+ */
 export const TABLES = [
   "blocks",
   "validator_signatures",

@@ -40,7 +40,7 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
 };
 
 /** Key-value tables (EmbeddedRocksDB: one row per key, no FINAL) that get a view too. */
-const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
+export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
 
 /**
  * Views `<base>.<table>` over the current set, for SQL users: `tables` (the projector's, every
