@@ -16,8 +16,13 @@ const BOOL = /^(true|false|1|0|yes|no)$/i;
 
 /** Checks a value against its option's kind and returns the form the apps read. */
 export const checkValue = (opt: Option, raw: string, where: string): string => {
-  if (opt.kind === "int" && !/^\d+$/.test(raw))
+  if (opt.kind === "int" && !(/^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))))
     throw new UsageError(`${where}: ${opt.flag} takes a whole number, not "${raw}"`);
+  // a database name goes into SQL as it is (ClickHouse's identifiers)
+  if (opt.value === "<name>" && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw))
+    throw new UsageError(
+      `${where}: ${opt.flag} takes a database name (letters, digits, _; not first a digit), not "${raw}"`,
+    );
   if (opt.value === "<port>" && Number(raw) > 65535)
     throw new UsageError(`${where}: ${opt.flag} takes a port (0 to 65535), not "${raw}"`);
   const choices = opt.choices;

@@ -103,6 +103,16 @@ describe("values checked before anything starts, from the command line and the e
       "json",
     ]);
   });
+  it("a whole number too large to be one exactly; a database name that SQL would not take", () => {
+    expect(refused(["api", "--rate-limit", "99999999999999999999"])).toBe(
+      'command line: rate-limit takes a whole number, not "99999999999999999999"',
+    );
+    expect(refused(["migrate", "--store-db", "my-db"])).toMatch(
+      /^command line: store-db takes a database name .*, not "my-db"$/,
+    );
+    expect(refused(["project"], { STORE_DB: "1st" })).toMatch(/^STORE_DB in the environment/);
+    expect(refused(["migrate", "--store-db", "explorer_b2"])).toBe("accepted");
+  });
   it("an environment value of the wrong kind, as a flag's would be", () => {
     expect(refused(["start"], { API_PORT: "abc" })).toBe(
       'API_PORT in the environment: port takes a whole number, not "abc"',
