@@ -172,6 +172,7 @@ export const serve = Effect.gen(function* () {
   const { app, runtime, ready } = buildApi(ch, cfg.storeDb, settings, verification);
   yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
+  const port = (server.address() as { port: number }).port; // --port 0: the one chosen
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>
       cfg.natsUrl
@@ -201,7 +202,7 @@ export const serve = Effect.gen(function* () {
     (r) => Effect.promise(() => r.close()),
   );
   yield* Effect.logInfo(
-    `REST API on http://${cfg.host}:${cfg.port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${cfg.port}${rpc.path} and ws://${cfg.host}:${cfg.port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
+    `REST API on http://${cfg.host}:${port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${port}${rpc.path} and ws://${cfg.host}:${port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
   );
   return yield* Effect.never;
 });

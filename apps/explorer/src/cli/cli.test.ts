@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -219,4 +219,32 @@ describe("what a command cannot reach, it says in one line", { timeout: 60_000 }
       }
     },
   );
+});
+
+describe("api --port 0", { timeout: 60_000 }, () => {
+  it("says the port it listens on, the one the system chose", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "explorer-port0-"));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", bin, "api", "--port", "0", "--store", `chdb:${join(dir, "chdb")}`],
+      { env: { ...process.env, EXPLORER_CONFIG: "" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      let out = "";
+      const port = await new Promise<number>((resolve, reject) => {
+        const look = (d: Buffer) => {
+          out += String(d);
+          const m = /REST API on http:\/\/127\.0\.0\.1:(\d+)\/api\/1\.0/.exec(out);
+          if (m) resolve(Number(m[1]));
+        };
+        child.stdout.on("data", look);
+        child.stderr.on("data", look);
+        child.once("exit", () => reject(new Error(`api exited: ${out}`)));
+      });
+      expect(port).toBeGreaterThan(0);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
 });
