@@ -107,7 +107,7 @@ describe("migrations on chDB", () => {
     expect(await migrate(ch, "mig_c", [...ms, fixed])).toEqual(["999_broken.sql"]);
   });
 
-  it("a reader waits for the current set to exist and hold every migration, creating nothing", async () => {
+  it("a reader waits for the current set to exist and hold every migration, creating no set itself", async () => {
     const base = "wait";
     const told: string[] = [];
     let got: { set: number; db: string } | undefined;
