@@ -175,6 +175,28 @@ describe("npm start: the stream's new connections pass the API's checks", () => 
   }, 120_000);
 });
 
+describe("npm start: a sample copy it cannot replay (damaged, or a full disk)", () => {
+  it("stops with the replay's error instead of waiting for ever to serve it", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "explorer-damaged-"));
+    mkdirSync(join(dataDir, "sample"));
+    const sample = EmbeddedLog.open({ dir: join(dataDir, "sample") });
+    const srcDir = mkdtempSync(join(tmpdir(), "sample-src-"));
+    copyFileSync(sampleLog, join(srcDir, "log.dat"));
+    const src = EmbeddedLog.open({ dir: srcDir });
+    for await (const e of src.read(1, { follow: false })) {
+      if (e.height > 5) break;
+      if (e.kind === "block") await sample.appendBlock(e.height, e.payload);
+    }
+    await src.close();
+    await sample.appendBlock(6, new TextEncoder().encode("not a record")); // a sound frame
+    await sample.close();
+    const r = await failedStart(
+      startService(dataDir, await freePort(), { SAMPLE_REPLAY_BLOCKS: "0" }),
+    );
+    expect(r.code).toBe(1); // with the replay's error (RawBlockFormatError) in its log
+  }, 60_000);
+});
+
 describe("npm start: what it cannot do, it says in one line and stops (exit 1)", () => {
   it("a port in use", async () => {
     const taken = createServer();

@@ -99,9 +99,11 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
       Effect.andThen(Effect.logInfo(`sample replay done: heights 1..${last} served`)),
       Effect.forkScoped({ startImmediately: true }),
     );
-    // The instant part first, so the API answers with the sample's data from the start.
+    // The instant part first, so the API answers with the sample's data from the start; a replay
+    // that ends before it (a damaged copy, a full disk) is not waited on: its failure ends start.
     while (
-      ((yield* Effect.promise(() => log.lastHeight())) ?? 0) < Math.min(plan.instantUpTo, last)
+      ((yield* Effect.promise(() => log.lastHeight())) ?? 0) < Math.min(plan.instantUpTo, last) &&
+      replay.pollUnsafe() === undefined
     )
       yield* Effect.sleep("50 millis");
     return replay;
