@@ -133,6 +133,9 @@ describe("RowBinary through chDB", () => {
       ["time", "yesterday"],
       ["time", "2024-05-06 07:08:09+02:00"],
       ["tags", "not a list"],
+      ["s", { a: 1 }], // would be "[object Object]"
+      ["tags", [["nested"]]],
+      ["low", ["a"]],
     ];
     for (const [column, value] of bad)
       expect(

@@ -147,13 +147,22 @@ const dateTimeValue = (v: unknown, scale: number, column: string): number => {
   return Math.round(ms * 10 ** (scale - 3));
 };
 
+/** A number or a boolean as text; an object would be stored as "[object Object]": refused. */
+const scalar = (v: unknown, column: string): string => {
+  if (typeof v === "object" || typeof v === "function" || typeof v === "symbol")
+    throw new TypeError(`${column}: a ${typeof v} is not a String value (serialize it first)`);
+  return String(v);
+};
+
 const write = (out: Out, type: ColumnType, v: unknown, column: string): void => {
   switch (type.kind) {
     case "uint":
       out.uint(uintValue(v, type.bytes, column), type.bytes);
       return;
     case "string":
-      out.string(v === undefined || v === null ? "" : typeof v === "string" ? v : String(v));
+      out.string(
+        v === undefined || v === null ? "" : typeof v === "string" ? v : scalar(v, column),
+      );
       return;
     case "datetime64":
       out.uint(dateTimeValue(v, type.scale, column), 8);
