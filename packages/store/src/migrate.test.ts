@@ -88,9 +88,23 @@ describe("migrations on chDB", () => {
   it("switch the current table set", async () => {
     expect(await currentSet(ch, "sets")).toBeUndefined();
     await switchSet(ch, "sets", 1);
-    await new Promise((r) => setTimeout(r, 5));
-    await switchSet(ch, "sets", 2);
+    await switchSet(ch, "sets", 2); // within the same millisecond too
     expect(await currentSet(ch, "sets")).toBe(2);
+  });
+
+  it("a switch wins over one made from a host whose clock was ahead", async () => {
+    await switchSet(ch, "skew", 1);
+    const ahead = Date.now() + 3_600_000; // the previous switcher's clock: an hour ahead
+    await ch.insert({
+      table: "skew_meta.current_set",
+      values: [{ name: "current", set: 2, switched_at: ahead }],
+      format: "JSONEachRow",
+    });
+    expect(await currentSet(ch, "skew")).toBe(2);
+    await switchSet(ch, "skew", 3);
+    expect(await currentSet(ch, "skew")).toBe(3);
+    await ch.command({ query: "OPTIMIZE TABLE skew_meta.current_set FINAL" }); // merged: still 3
+    expect(await currentSet(ch, "skew")).toBe(3);
   });
 
   it("name the file and statement that failed, and leave that migration unrecorded", async () => {

@@ -30,11 +30,22 @@ export const currentSet = async (
   return row && Number(row.n) > 0 ? Number(row.set) : undefined;
 };
 
+/**
+ * Makes `set` current. Its row's `switched_at` (the version readers go by) is now, or just after
+ * the latest switch if that is later: a switch from a host whose clock is behind the previous
+ * switcher's would otherwise lose, and readers stay on the old set.
+ */
 export const switchSet = async (ch: ClickHouseClient, base: string, set: number) => {
   await ensureMeta(ch, base);
+  const rs = await ch.query({
+    query: `SELECT toUnixTimestamp64Milli(max(switched_at)) AS last, count() AS n FROM ${metaDb(base)}.current_set WHERE name = 'current'`,
+    format: "JSONEachRow",
+  });
+  const [row] = await rs.json<{ last: string | number; n: string | number }>();
+  const last = row && Number(row.n) > 0 ? Number(row.last) : 0;
   await ch.insert({
     table: `${metaDb(base)}.current_set`,
-    values: [{ name: "current", set, switched_at: Date.now() }],
+    values: [{ name: "current", set, switched_at: Math.max(Date.now(), last + 1) }],
     format: "JSONEachRow",
   });
 };
