@@ -8,7 +8,7 @@ import { currentSet, migrate, openClickHouse } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
 import { projectLog } from "./project.ts";
-import { reindex } from "./reindex.ts";
+import { ReindexBusy, reindex } from "./reindex.ts";
 import { TABLES } from "./writer.ts";
 
 /**
@@ -64,6 +64,34 @@ describe("projector", () => {
     const before = await checksums(ch, "p_1");
     await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
     expect(await checksums(ch, "p_1")).toEqual(before);
+  }, 120_000);
+
+  it("re-indexes one at a time: a second is refused, naming the first; a lock an engine restart emptied is taken over", async () => {
+    const quiet = () => {};
+    await ch.command({ query: "CREATE DATABASE IF NOT EXISTS lk_meta" });
+    await ch.command({
+      query:
+        "CREATE TABLE lk_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
+    });
+    await ch.insert({
+      table: "lk_meta.reindex_lock",
+      values: [{ owner: "pid 4242 on elsewhere", since: Date.now() }],
+      format: "JSONEachRow",
+    });
+    const busy = reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet);
+    await expect(busy).rejects.toBeInstanceOf(ReindexBusy);
+    await expect(busy).rejects.toThrow(
+      /another re-index holds lk_meta\.reindex_lock \(pid 4242 on elsewhere, since .*\); if none is running, DROP TABLE lk_meta\.reindex_lock/,
+    );
+    expect(await currentSet(ch, "lk")).toBeUndefined(); // nothing done
+    await ch.command({ query: "TRUNCATE TABLE lk_meta.reindex_lock" }); // what a restart leaves
+    expect(await reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 1,
+    });
+    const [left] = await rows<{ n: string }>(
+      "SELECT count() AS n FROM system.tables WHERE database = 'lk_meta' AND name = 'reindex_lock'",
+    );
+    expect(Number(left!.n)).toBe(0); // released
   }, 120_000);
 
   it("re-indexes into a new table set with the same tables, then switches to it", async () => {
