@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -246,5 +246,19 @@ describe("api --port 0", { timeout: 60_000 }, () => {
     } finally {
       child.kill("SIGTERM");
     }
+  });
+});
+
+describe("explorer record", { timeout: 60_000 }, () => {
+  it("leaves no working directory behind when it fails", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "explorer-record-tmp-"));
+    const r = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", bin, "record", "--comet-rpc", "http://127.0.0.1:9", "--stop-height", "5"],
+      { env: { ...process.env, EXPLORER_CONFIG: "", TMPDIR: tmp } },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect((r as { code: number }).code).toBe(1);
+    expect((r as { stderr: string }).stderr).toMatch(/NodeUnavailable/);
+    expect(readdirSync(tmp).filter((f) => f.startsWith("explorer-record-"))).toEqual([]);
   });
 });

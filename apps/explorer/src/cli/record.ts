@@ -28,7 +28,11 @@ export const recordProgram = Effect.gen(function* () {
   const cfg = yield* RecordConfig;
   const node = yield* NodeConfig;
   const stop = cfg.stopHeight || (yield* headOf(node.cometRpc));
-  const dir = mkdtempSync(join(tmpdir(), "explorer-record-"));
+  // removed however the recording ends (done, failed, Ctrl-C)
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "explorer-record-"))),
+    (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })),
+  );
   yield* Effect.logInfo(`recording heights up to ${stop} from ${node.cometRpc}`);
   yield* ingesterProgram.pipe(
     Effect.provide(
@@ -48,6 +52,5 @@ export const recordProgram = Effect.gen(function* () {
   const out = resolve(cfg.out);
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(join(dir, "log.dat"), out);
-  rmSync(dir, { recursive: true, force: true });
   yield* Effect.logInfo(`recorded heights up to ${stop} into ${out}`);
-});
+}).pipe(Effect.scoped);
