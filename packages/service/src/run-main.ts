@@ -1,3 +1,4 @@
+import { constants as osConstants } from "node:os";
 import { Cause, Effect, Layer, Logger, References, Runtime } from "effect";
 
 /**
@@ -6,16 +7,19 @@ import { Cause, Effect, Layer, Logger, References, Runtime } from "effect";
  * NodeRuntime.runMain, which needs Node 22; this project supports Node 20.
  */
 export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
-  let receivedSignal = false;
-  const onSignal = () => {
-    receivedSignal = true;
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    received = signal;
     fiber.interruptUnsafe(fiber.id);
   };
   fiber.addObserver((exit) => {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
     teardown(exit, (code) => {
-      if (receivedSignal || code !== 0) process.exit(code);
+      // Stopped by a signal: 128 + its number, as a shell reports it (SIGTERM 143, SIGINT 130;
+      // the teardown's 130 stands for any interruption); a failure while stopping stays 1.
+      if (received && code === 130) process.exit(128 + osConstants.signals[received]);
+      if (received || code !== 0) process.exit(code);
     });
   });
   process.on("SIGINT", onSignal);
