@@ -18,7 +18,7 @@ import {
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
-import { callbackWarner, metricsServer, publicUrl, type ReadyCheck } from "@explorer/service";
+import { callbackWarner, publicUrl, type ReadyCheck, serveAdmin } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, ConfigProvider, Effect, Fiber, Layer } from "effect";
@@ -234,11 +234,7 @@ export const start = Effect.gen(function* () {
     Effect.promise(() => attachRpc(server, rpc, runtime)),
     (r) => Effect.promise(() => r.close()),
   );
-  background.push(
-    yield* Layer.launch(
-      metricsServer({ port: cfg.metricsPort, host: cfg.metricsHost, ready }),
-    ).pipe(Effect.forkScoped({ startImmediately: true })),
-  );
+  yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   const port = (server.address() as { port: number }).port; // --port 0: the one chosen
   const base = `http://${cfg.host}:${port}`;
   yield* Effect.logInfo(

@@ -32,12 +32,7 @@ export const blockRows = perOwner(
           3,
         ),
       );
-      const found = new Map(
-        rows.map(([key, proposer_cons, record]) => [
-          Number(key),
-          { proposer_cons: proposer_cons!, record: record! },
-        ]),
-      );
+      const found = byHeight(rows); // keys: zero-padded heights
       const missing = hs.filter((h) => !found.has(h));
       if (missing.length > 0) for (const [h, b] of await blocksAt(db, missing)) found.set(h, b);
       return found;
@@ -53,13 +48,17 @@ const blocksAt = async (db: DbShape, hs: number[]) => {
       3,
     ),
   );
-  return new Map(
+  return byHeight(rows);
+};
+
+/** Rows of (height, proposer_cons, record) as stored blocks by height. */
+const byHeight = (rows: readonly (readonly (string | undefined)[])[]) =>
+  new Map<number, StoredBlock>(
     rows.map(([h, proposer_cons, record]) => [
       Number(h),
       { proposer_cons: proposer_cons!, record: record! },
     ]),
   );
-};
 
 /** A transaction hash's key in `tx_hash` (sql/008_tx_hash.sql): `h:<TXHASH>` or `e:<0xhash>`. */
 export const txKey = (t: ReturnType<typeof txHash>) =>

@@ -10,28 +10,21 @@ export const getJson = async <T>(
   headers: Record<string, string> = {},
   timeoutMs = 30_000,
 ): Promise<T> => {
+  // what the errors say: the URL without credentials or query (made only on a failure)
+  const get = () => `GET ${publicUrl(url, { path: true })}`;
   let r: Response;
   try {
     r = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    throw new NodeUnavailableError(
-      `GET ${publicUrl(url, { path: true })}: ${(e as Error).message}`,
-    );
+    throw new NodeUnavailableError(`${get()}: ${(e as Error).message}`);
   }
   const text = await r.text();
   if (r.status >= 500 || r.status === 429 || (!r.ok && heightNotCommitted(text)))
-    throw new NodeUnavailableError(
-      `GET ${publicUrl(url, { path: true })}: HTTP ${r.status} ${text.slice(0, 300)}`,
-    );
-  if (!r.ok)
-    throw new NodeAnswerError(
-      `GET ${publicUrl(url, { path: true })}: HTTP ${r.status} ${text.slice(0, 300)}`,
-    );
+    throw new NodeUnavailableError(`${get()}: HTTP ${r.status} ${text.slice(0, 300)}`);
+  if (!r.ok) throw new NodeAnswerError(`${get()}: HTTP ${r.status} ${text.slice(0, 300)}`);
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new NodeUnavailableError(
-      `GET ${publicUrl(url, { path: true })}: not JSON: ${text.slice(0, 200)}`,
-    );
+    throw new NodeUnavailableError(`${get()}: not JSON: ${text.slice(0, 200)}`);
   }
 };
