@@ -164,11 +164,25 @@ export const follow = Effect.gen(function* () {
   });
   if (cfg.backend !== "nats") return yield* followWith();
   const nc = yield* Effect.acquireRelease(
-    Effect.promise(() => connect({ servers: cfg.natsUrl, name: "explorer-projector" })),
+    // Reconnects for as long as it runs: nats.js gives up after 10 attempts by default, and then
+    // every announcement would throw after its batch was written.
+    Effect.promise(() =>
+      connect({ servers: cfg.natsUrl, name: "explorer-projector", maxReconnectAttempts: -1 }),
+    ),
     (c) => Effect.promise(() => c.drain()),
   );
   const subject = projectedSubject(cfg.chainId);
-  return yield* followWith((p) => nc.publish(subject, JSON.stringify(p)));
+  // Best effort: an announcement that cannot go out is logged; the tables are written, and the
+  // next announcement carries the stream on (it catches up to the highest height announced).
+  return yield* followWith((p) => {
+    try {
+      nc.publish(subject, JSON.stringify(p));
+    } catch (e) {
+      process.stderr.write(
+        `${JSON.stringify({ level: "warn", msg: "projected height not announced", height: p.height, error: String(e) })}\n`,
+      );
+    }
+  });
 });
 
 /** Prints each table's row count and content checksum (after collapsing replayed rows), as JSON. */

@@ -46,14 +46,16 @@ const loader = (runtime: Runtime) => (from: number, to: number) =>
     Effect.gen(function* () {
       const db = yield* Db;
       // REST answers these heights by the time clients hear of them.
-      const through = Math.min(to, (yield* db.refresh).height);
+      const state = yield* db.refresh;
+      const through = Math.min(to, state.height);
       if (through < from) return { events: [], through };
+      // Both from the set that `through` was read from (a re-index may switch sets meanwhile).
       const blocks = yield* db.query<{ height: string; record: string; proposer_cons: string }>(
-        "SELECT height, record, proposer_cons FROM {db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height",
+        `SELECT height, record, proposer_cons FROM ${state.db}.blocks FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height`,
         { a: from, b: through },
       );
       const txs = yield* db.query<{ height: string; record: string; addresses: string[] }>(
-        "SELECT height, record, addresses FROM {db}.txs FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height, idx",
+        `SELECT height, record, addresses FROM ${state.db}.txs FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height, idx`,
         { a: from, b: through },
       );
       const proposers = yield* proposerMap;
@@ -97,6 +99,13 @@ export const attachStream = async (
   prefix: string,
   opts: StreamOptions = {},
 ) => {
+  // Where the stream starts, known before any client connects (a reconnecting client's `since`
+  // is measured against it).
+  const state = await runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* (yield* Db).state;
+    }),
+  );
   const io = new Server(server, { path: STREAM_PATH, serveClient: false, cors: { origin: "*" } });
   const maxPerIp = opts.maxConnectionsPerIp ?? Number.POSITIVE_INFINITY;
   const open = new Map<string, number>();
@@ -172,11 +181,6 @@ export const attachStream = async (
       return undefined;
     }
   });
-  const state = await runtime.runPromise(
-    Effect.gen(function* () {
-      return yield* (yield* Db).state;
-    }),
-  );
   hub.startAt(state.height);
   const unsubscribe = source.subscribe((h) => void hub.projected(h));
   return {

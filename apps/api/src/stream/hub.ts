@@ -55,23 +55,54 @@ export const chosenEvents = (raw: unknown): ReadonlySet<StreamEvent> | string =>
 /** The room of a client that wants `event` for `scope` ("all" or `address:<0x>`). */
 const room = (scope: string, event: StreamEvent) => `${scope}|${event}`;
 
+/** A buffered height and the size of its payloads as JSON (measured once, for replay budgets). */
+interface Buffered {
+  readonly e: HeightEvents;
+  readonly blockBytes: number;
+  readonly txBytes: readonly number[];
+}
+
+/** What a client asked for, kept while it waits for this instance to reach its `since`. */
+interface Want {
+  readonly since: number;
+  readonly address: string | undefined;
+  readonly events: ReadonlySet<StreamEvent>;
+}
+
+export interface HubOptions {
+  /** Heights kept for reconnecting clients. */
+  readonly bufferSize?: number;
+  /** How long to wait before asking again a store that does not hold an announced height yet. */
+  readonly retryMs?: number;
+  /** At most this many bytes of JSON per replay: the newest heights that fit, the rest truncated. */
+  readonly replayBytes?: number;
+}
+
 export class StreamHub {
   private last: number | undefined;
   /** The highest height announced: each emit round goes up to it, however many were announced. */
   private target = 0;
-  private readonly buffer: HeightEvents[] = [];
+  private readonly buffer: Buffered[] = [];
   private chain: Promise<void> = Promise.resolve();
   private retry: NodeJS.Timeout | undefined;
+  /** Failed loads in a row (the next attempt waits longer). */
+  private failures = 0;
   private readonly spaces: Namespace[];
+  /** Clients that reconnected with a `since` this instance has not reached yet. */
+  private readonly waiting = new Map<Socket, Want>();
+  readonly bufferSize: number;
+  private readonly retryMs: number;
+  private readonly replayBytes: number;
 
   constructor(
     io: Server,
     private readonly load: (from: number, to: number) => Promise<Loaded>,
     private readonly normalizeAddress: (a: string) => string | undefined,
-    readonly bufferSize = 1000,
-    /** How long to wait before asking again a store that does not hold an announced height yet. */
-    private readonly retryMs = 250,
+    o: HubOptions = {},
   ) {
+    this.bufferSize = o.bufferSize ?? 1000;
+    this.retryMs = o.retryMs ?? 250;
+    this.replayBytes = o.replayBytes ?? 4 * 1024 * 1024;
     this.spaces = STREAM_NAMESPACES.map((n) => io.of(n));
     for (const ns of this.spaces) ns.on("connection", (socket) => this.join(socket));
   }
@@ -79,6 +110,7 @@ export class StreamHub {
   /** Starts after `height` (already projected when the API started: not re-emitted). */
   startAt(height: number): void {
     this.last ??= height;
+    this.admitWaiting();
   }
 
   get lastEmitted(): number | undefined {
@@ -96,38 +128,60 @@ export class StreamHub {
    * a slow store delays the stream without making it fall further and further behind).
    */
   projected(height: number): Promise<void> {
+    if (!Number.isSafeInteger(height) || height < 0) {
+      // A malformed announcement (a foreign publisher on the subject) must not stop the stream.
+      log("warn", "stream: ignored an announcement that is not a height", String(height));
+      return this.chain;
+    }
     this.target = Math.max(this.target, height);
     this.chain = this.chain
       .then(() => this.emitUpTo())
-      .catch((e) => {
-        process.stderr.write(
-          `${JSON.stringify({ level: "error", msg: "stream emit failed", error: String(e) })}\n`,
-        );
-      });
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (e) => {
+          // Asked again (not only at the next announcement, which may never come: a halted chain).
+          log("error", "stream emit failed", String(e));
+          this.failures++;
+          this.askAgain(Math.min(5000, this.retryMs * 2 ** this.failures));
+        },
+      );
     return this.chain;
   }
 
+  /** One round again after `ms` (one timer at a time). */
+  private askAgain(ms: number): void {
+    this.retry ??= setTimeout(() => {
+      this.retry = undefined;
+      void this.projected(this.target);
+    }, ms);
+    this.retry.unref?.();
+  }
+
   private async emitUpTo(): Promise<void> {
-    if (this.last === undefined) this.last = this.target - 1;
+    if (this.last === undefined) {
+      this.last = this.target - 1;
+      this.admitWaiting();
+    }
     while (this.last < this.target) {
       const to = Math.min(this.target, this.last + 100);
       const { events, through } = await this.load(this.last + 1, to);
       for (const e of events) {
         if (e.height > through) break;
         this.emit(e);
-        this.buffer.push(e);
+        this.buffer.push(measured(e));
         if (this.buffer.length > this.bufferSize) this.buffer.shift();
+        this.last = e.height;
+        this.admitWaiting();
       }
       if (through <= this.last) {
         // Announced, but not in this store yet: ask again soon, skipping nothing.
-        this.retry ??= setTimeout(() => {
-          this.retry = undefined;
-          void this.projected(this.target);
-        }, this.retryMs);
-        this.retry.unref?.();
+        this.askAgain(this.retryMs);
         return;
       }
       this.last = Math.min(through, to);
+      this.admitWaiting();
     }
   }
 
@@ -188,31 +242,84 @@ export class StreamHub {
           : typeof events === "string"
             ? events
             : undefined;
-    if (refusal || typeof events === "string") {
-      socket.emit("error-message", { error: refusal });
+    const ahead = rawSince != null && (this.last === undefined || since > this.last);
+    const tooFar =
+      ahead && this.last !== undefined && since - this.last > this.bufferSize
+        ? `since ${since} is more than ${this.bufferSize} heights beyond this stream's height ${this.last} (another chain?)`
+        : undefined;
+    if (refusal || typeof events === "string" || tooFar) {
+      socket.emit("error-message", {
+        error: refusal ?? tooFar ?? (typeof events === "string" ? events : ""),
+      });
       socket.disconnect(true);
       return;
     }
-    for (const ev of events)
-      socket.join(room(ev === "new-block" || !address ? "all" : `address:${address}`, ev));
-    if (rawSince != null) this.replay(socket, since, address, events);
+    const want = { since, address, events };
+    if (ahead) {
+      // Seen elsewhere (another instance, further on): joins once this one has sent `since`, so
+      // nothing comes twice.
+      this.waiting.set(socket, want);
+      socket.once("disconnect", () => this.waiting.delete(socket));
+      return;
+    }
+    this.enter(socket, rawSince != null ? want : { ...want, since: undefined });
   }
 
-  /** Sends a reconnecting client what it missed after `since`, from the buffer (synchronously, before any live event). */
+  /** Replays what `socket` missed after `since` (when given), then lets the live events reach it. */
+  private enter(socket: Socket, want: Omit<Want, "since"> & { since: number | undefined }): void {
+    if (want.since !== undefined) this.replay(socket, want.since, want.address, want.events);
+    for (const ev of want.events)
+      socket.join(
+        room(ev === "new-block" || !want.address ? "all" : `address:${want.address}`, ev),
+      );
+  }
+
+  /** Lets in the waiting clients whose `since` this instance has reached. */
+  private admitWaiting(): void {
+    const last = this.last;
+    if (last === undefined || this.waiting.size === 0) return;
+    for (const [socket, want] of this.waiting)
+      if (want.since <= last) {
+        this.waiting.delete(socket);
+        this.enter(socket, want);
+      }
+  }
+
+  /**
+   * Sends a reconnecting client what it missed after `since`, from the buffer (synchronously,
+   * before any live event): the newest heights whose JSON fits `replayBytes`, after a
+   * `replay-truncated` naming the first height sent when it cannot send them all.
+   */
   private replay(
     socket: Socket,
     since: number,
     address: string | undefined,
     events: ReadonlySet<StreamEvent>,
   ): void {
+    const txCopies = TX_EVENTS.filter((ev) => events.has(ev)).length;
+    const sent: { b: Buffered; txs: HeightEvents["txs"] }[] = [];
+    let bytes = 0;
     // With nothing buffered yet (just started), the first height this instance will send.
-    const first = this.buffer[0]?.height ?? (this.last ?? 0) + 1;
+    let first = this.buffer[0]?.e.height ?? (this.last ?? 0) + 1;
+    for (let i = this.buffer.length - 1; i >= 0; i--) {
+      const b = this.buffer[i]!;
+      if (b.e.height <= since) break;
+      const picked = b.e.txs.flatMap((t, j) =>
+        !address || t.addresses.includes(address) ? [j] : [],
+      );
+      bytes +=
+        (events.has("new-block") ? b.blockBytes : 0) +
+        txCopies * picked.reduce((n, j) => n + b.txBytes[j]!, 0);
+      if (bytes > this.replayBytes && sent.length > 0) {
+        first = sent[0]!.b.e.height;
+        break;
+      }
+      sent.unshift({ b, txs: picked.map((j) => b.e.txs[j]!) });
+    }
     if (since + 1 < first)
       socket.emit("replay-truncated", { from: since + 1, availableFrom: first });
-    for (const e of this.buffer) {
-      if (e.height <= since) continue;
-      if (events.has("new-block")) socket.emit("new-block", e.block);
-      const txs = address ? e.txs.filter((t) => t.addresses.includes(address)) : e.txs;
+    for (const { b, txs } of sent) {
+      if (events.has("new-block")) socket.emit("new-block", b.e.block);
       if (txs.length === 0) continue;
       if (events.has("new-txs"))
         socket.emit(
@@ -223,3 +330,12 @@ export class StreamHub {
     }
   }
 }
+
+const measured = (e: HeightEvents): Buffered => ({
+  e,
+  blockBytes: JSON.stringify(e.block).length,
+  txBytes: e.txs.map((t) => JSON.stringify(t.record).length),
+});
+
+const log = (level: string, msg: string, error: string) =>
+  process.stderr.write(`${JSON.stringify({ level, msg, error })}\n`);

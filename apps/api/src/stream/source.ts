@@ -33,7 +33,14 @@ export const natsSource = async (servers: string, chainId: string): Promise<Proj
     subscribe: (l) => {
       const sub = nc.subscribe(projectedSubject(chainId), {
         callback: (err, msg) => {
-          if (!err) l(Number((JSON.parse(msg.string()) as { height: number }).height));
+          if (err) return;
+          // A message that is not JSON must not end the subscription's reader (nats.js does not
+          // catch a callback's throw); the hub ignores a height that is not one.
+          let height = Number.NaN;
+          try {
+            height = Number((JSON.parse(msg.string()) as { height?: unknown })?.height);
+          } catch {}
+          l(height);
         },
       });
       return () => sub.unsubscribe();
