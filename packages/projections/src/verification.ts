@@ -12,7 +12,7 @@ export const projectVerification = (r: VerificationRecordV1) => ({
       code_format: r.codeFormat,
       source_code: r.sourceCode,
       optimization: r.optimization ? 1 : 0,
-      runs: r.runs,
+      runs: uint32(r.runs),
       evm_version: r.evmVersion,
       constructor_arguments: r.constructorArguments,
       libraries: JSON.stringify(r.libraries),
@@ -24,3 +24,14 @@ export const projectVerification = (r: VerificationRecordV1) => ({
     },
   ],
 });
+
+/**
+ * `runs` as the UInt32 column holds it: a record logged before the verifier refused larger values
+ * (solc takes them) must not stop the projector for good; it is stored as 2³²−1.
+ */
+const uint32 = (n: number) =>
+  Number.isSafeInteger(n) && n >= 0
+    ? Math.min(n, 2 ** 32 - 1)
+    : Number.isFinite(n) && n > 0
+      ? 2 ** 32 - 1
+      : 0;

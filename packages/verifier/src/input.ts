@@ -98,7 +98,34 @@ export const parseStandardInput = (text: string): StandardInput => {
         "invalid-request",
         `source ${path} has no content (urls are not fetched)`,
       );
+  const settingsProblem = problemInSettings(input.settings);
+  if (settingsProblem) throw new VerifyError("invalid-request", settingsProblem);
   return { ...input, language: "Solidity" };
+};
+
+/** The largest optimizer `runs` (the stored record's UInt32; solc itself takes more). */
+export const MAX_RUNS = 2 ** 32 - 1;
+
+/**
+ * What is wrong with a standard-JSON input's settings that the record keeps (optimizer and EVM
+ * version), or undefined. Solc accepts `runs` beyond 2³²−1, which the record cannot hold.
+ */
+const problemInSettings = (settings: unknown): string | undefined => {
+  if (settings === undefined) return undefined;
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings))
+    return "the standard-JSON input's `settings` must be an object";
+  const { optimizer, evmVersion } = settings as StandardInput["settings"] & {};
+  if (evmVersion !== undefined && typeof evmVersion !== "string")
+    return "settings.evmVersion must be a string";
+  if (optimizer === undefined) return undefined;
+  if (typeof optimizer !== "object" || optimizer === null)
+    return "settings.optimizer must be an object";
+  if (optimizer.enabled !== undefined && typeof optimizer.enabled !== "boolean")
+    return "settings.optimizer.enabled must be true or false";
+  const runs = optimizer.runs;
+  if (runs !== undefined && !(Number.isSafeInteger(runs) && runs >= 0 && runs <= MAX_RUNS))
+    return `settings.optimizer.runs must be a whole number from 0 to ${MAX_RUNS}`;
+  return undefined;
 };
 
 /** The compiler input of a request, with `settings` replaced where a single-file request names them. */
