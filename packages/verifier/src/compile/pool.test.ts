@@ -28,6 +28,30 @@ describe("compiler threads", () => {
     }
   }, 120_000);
 
+  it("an input that makes the compiler throw fails alone: the next one gets a fresh thread", async () => {
+    const pool = new CompilerPool({ size: 1 });
+    const deep = JSON.stringify({
+      language: "Solidity",
+      sources: {
+        "C.sol": {
+          content: `pragma solidity ^0.8.0; contract C { function f(uint a) external pure returns (uint) { return ${"a+".repeat(100_000)}a; } }`,
+        },
+      },
+      settings: { outputSelection: { "*": { "*": ["evm.deployedBytecode.object"] } } },
+    });
+    try {
+      const broken = JSON.parse(await pool.compile(LOCAL_LONG, localSoljson, deep));
+      expect(broken.errors[0].message).toMatch(/call stack/i);
+      const out = JSON.parse(await pool.compile(LOCAL_LONG, localSoljson, input));
+      expect(
+        (out.errors ?? []).filter((e: { severity: string }) => e.severity === "error"),
+      ).toEqual([]);
+      expect(out.contracts["A.sol"].A.evm.deployedBytecode.object).toMatch(/^6080/);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it("a thread past its time limit is ended and the input fails with the reason", async () => {
     const pool = new CompilerPool({ timeoutMs: 200 });
     try {

@@ -133,14 +133,14 @@ export class CompilerPool {
     }
     const worker = slot.worker;
     let settled = false;
-    const finish = (e: Error | undefined, output?: string) => {
+    const finish = (e: Error | undefined, output?: string, broken = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       worker.off("message", onMessage);
       worker.off("error", onError);
       worker.off("exit", onExit);
-      if (e) void this.end(slot);
+      if (e || broken) void this.end(slot);
       slot.busy = false;
       slot.lastUsed = Date.now();
       if (e) job.reject(e);
@@ -148,7 +148,7 @@ export class CompilerPool {
       this.drain();
     };
     const onMessage = (
-      m: { kind: "ready"; version: string } | { kind: "done"; output: string },
+      m: { kind: "ready"; version: string } | { kind: "done"; output: string; broken: boolean },
     ) => {
       if (m.kind === "ready") {
         if (!m.version.startsWith(job.long.slice(1)))
@@ -159,7 +159,7 @@ export class CompilerPool {
           );
         slot.ready = true;
         worker.postMessage({ input: job.input });
-      } else finish(undefined, m.output);
+      } else finish(undefined, m.output, m.broken);
     };
     const onError = (e: Error & { code?: string }) =>
       finish(

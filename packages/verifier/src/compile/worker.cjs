@@ -8,13 +8,17 @@ const solc = wrapper(require(workerData.soljson));
 parentPort.postMessage({ kind: "ready", version: solc.version() });
 parentPort.on("message", (m) => {
   let output;
+  let broken = false;
   try {
     output = solc.compile(m.input);
   } catch (e) {
+    // The compiler threw out of its own code (a stack overflow on a deep expression, say): its
+    // state is damaged and every later input would fail, so the pool ends this thread.
+    broken = true;
     const message = String(e?.message || e);
     output = JSON.stringify({
       errors: [{ severity: "error", formattedMessage: message, message }],
     });
   }
-  parentPort.postMessage({ kind: "done", output });
+  parentPort.postMessage({ kind: "done", output, broken });
 });
