@@ -71,6 +71,27 @@ describe("operator overrides", () => {
     expect(p.decide("admin_peers").access).toBe("private");
   });
 
+  it("a rule on either spelling of the SPEC's alias covers both", () => {
+    for (const name of [
+      "eth_getTransactionbyBlockNumberAndIndex",
+      "eth_getTransactionByBlockNumberAndIndex",
+    ]) {
+      const p = new Policy({ methods: { [name]: "unavailable" } });
+      expect(p.decide("eth_getTransactionbyBlockNumberAndIndex").access).toBe("unavailable");
+      expect(p.decide("eth_getTransactionByBlockNumberAndIndex").access).toBe("unavailable");
+    }
+  });
+
+  it("does not keep the decisions of long made-up names (memory a client could fill)", () => {
+    const p = new Policy();
+    const memo = (p as unknown as { memo: Map<string, unknown> }).memo;
+    for (let i = 0; i < 20; i++)
+      expect(p.decide(`x_${i}${"y".repeat(1 << 20)}`).access).toBe("unavailable");
+    expect(memo.size).toBe(0);
+    p.decide("eth_blockNumber");
+    expect([...memo.keys()]).toEqual(["eth_blockNumber"]);
+  });
+
   it("refuses a malformed policy document with a message naming the problem", () => {
     expect(() => parseOverrides([])).toThrow(/expected an object/);
     expect(() => parseOverrides({ rules: {} })).toThrow(/unknown section "rules"/);

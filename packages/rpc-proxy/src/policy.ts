@@ -54,6 +54,9 @@ export const parseOverrides = (doc: unknown, where = "the policy file"): PolicyO
   return out;
 };
 
+/** Longer method names are decided each time, not remembered. */
+const MEMO_NAME_LENGTH = 64;
+
 const fromMark = (mark: SpecMark): Access | undefined =>
   mark === "public" ? "public" : mark === "private" ? "private" : undefined;
 
@@ -71,14 +74,26 @@ const REASONS: Partial<Record<SpecMark, string>> = {
  */
 export class Policy {
   private readonly memo = new Map<string, Decision>();
+  /** The operator's method rules by the method sent to the node (a rule on either spelling of an alias covers both). */
+  private readonly byMethod = new Map<string, Access>();
 
-  constructor(private readonly overrides: PolicyOverrides = {}) {}
+  constructor(private readonly overrides: PolicyOverrides = {}) {
+    const rules = Object.entries(overrides.methods ?? {});
+    // A rule on the canonical spelling wins over one on the alias.
+    for (const [name, access] of rules) if (!ALIASES.has(name)) this.byMethod.set(name, access);
+    for (const [name, access] of rules) {
+      const method = ALIASES.get(name);
+      if (method && !this.byMethod.has(method)) this.byMethod.set(method, access);
+    }
+  }
 
   decide(requested: string): Decision {
     const hit = this.memo.get(requested);
     if (hit) return hit;
     const d = this.resolve(requested);
-    if (this.memo.size < 10_000) this.memo.set(requested, d);
+    // Names a client made up are not kept (each may be megabytes long).
+    if (this.memo.size < 10_000 && requested.length <= MEMO_NAME_LENGTH)
+      this.memo.set(requested, d);
     return d;
   }
 
@@ -86,7 +101,7 @@ export class Policy {
     const method = ALIASES.get(requested) ?? requested;
     const safe = SAFE_READS.has(method);
     const ns = requested.includes("_") ? requested.slice(0, requested.indexOf("_")) : "";
-    const own = this.overrides.methods?.[requested] ?? this.overrides.methods?.[method];
+    const own = this.overrides.methods?.[requested] ?? this.byMethod.get(method);
     if (own) return { access: own, method, safe, reason: "disabled by the operator" };
     const mark = SPEC_METHODS.get(requested);
     if (mark && REASONS[mark])
