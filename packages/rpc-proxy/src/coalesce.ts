@@ -39,6 +39,9 @@ interface Pending {
   readonly reject: (e: unknown) => void;
 }
 
+/** Calls longer than this are not shared. */
+const SHARED_MAX_BYTES = 4096;
+
 /** Above this many ms per call on average, calls are not shared. */
 const FAST_MS = 2;
 
@@ -55,7 +58,9 @@ export class Coalescer {
 
   /** Sends a single call (its text as the proxy rebuilt it); `method` is its method. */
   call(text: string, method: string): Promise<Coalesced> {
-    if (this.perCallMs > FAST_MS) return this.alone(text);
+    // Large calls go alone: a batch of them could pass the node's body limit (geth's 5 MiB) and
+    // be refused for every call in it.
+    if (this.perCallMs > FAST_MS || text.length > SHARED_MAX_BYTES) return this.alone(text);
     return new Promise((resolve, reject) => {
       this.queue.push({ text, method, resolve, reject });
       if (this.queue.length >= this.max) this.flush();

@@ -7,7 +7,8 @@ import { Pool } from "undici";
 export class UpstreamFailure extends Error {
   constructor(
     message: string,
-    readonly kind: "timeout" | "unreachable" | "bad-answer",
+    /** `refused`: the node refused the request itself (a 4xx such as 413: too large), not a fault of the node. */
+    readonly kind: "timeout" | "unreachable" | "bad-answer" | "refused",
     readonly sent: boolean,
   ) {
     super(message);
@@ -75,7 +76,9 @@ export class HttpTarget {
     if (res.statusCode !== 200)
       throw new UpstreamFailure(
         `${this.host} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
-        "bad-answer",
+        res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 429
+          ? "refused"
+          : "bad-answer",
         true,
       );
     return text;

@@ -179,6 +179,9 @@ export class UpstreamPool {
         if (!(e instanceof UpstreamFailure)) throw e;
         last = e;
         u.failures++;
+        // A request the node refused as such (too large, say) would be refused by the others too;
+        // the node itself is well.
+        if (e.kind === "refused") break;
         if (e.kind !== "timeout") u.markDown(e.message);
         if (e.sent && !opts.safe) break;
       }
