@@ -245,10 +245,13 @@ export class RpcProxy {
     const t0 = performance.now();
     const plan = this.plan(m.method, m.params, caller, paramsRaw);
     if (m.kind === "notification") {
+      // As a call would go (the params the plan rewrote, to the node holding a filter), without
+      // an answer.
       if (plan.kind === "forward")
         await this.pool
-          .post(notificationText(plan.method, paramsRaw()), {
+          .post(notificationText(plan.method, plan.params ?? paramsRaw()), {
             safe: false,
+            ...(plan.pinned ? { pinned: plan.pinned } : {}),
           })
           .catch(() => {});
       return { status: 200, body: "" };

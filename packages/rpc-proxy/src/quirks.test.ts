@@ -65,6 +65,16 @@ describe("eth_sendTransaction without gas", () => {
     expect(received).toEqual([[{ ...tx, gas: DEFAULT_SEND_GAS }]]);
   });
 
+  it("sent as a notification (no id), goes with the default gas as a call would", async () => {
+    received.length = 0;
+    const r = await proxy.handle(
+      `{"jsonrpc":"2.0","method":"eth_sendTransaction","params":${JSON.stringify([tx])}}`,
+      { privileged: false, transport: "http" },
+    );
+    expect(r.body).toBe("");
+    expect(received).toEqual([[{ ...tx, gas: DEFAULT_SEND_GAS }]]);
+  });
+
   it("keeps a gas the client gave, and leaves params of another shape to the node", async () => {
     received.length = 0;
     await send(JSON.stringify([{ ...tx, gas: "0x5208" }]));
