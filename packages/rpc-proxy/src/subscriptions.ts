@@ -56,6 +56,9 @@ export class SubscriptionHub {
   private readonly bySink = new Map<SubscriberSink, Map<string, Shared>>();
   private retryMs = 250;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** A resubscribe round is running; `again`: another was asked for meanwhile. */
+  private resubscribing = false;
+  private again = false;
   private closed = false;
   /** How often the upstream WebSocket was lost (every client subscription was then made again). */
   upstreamDrops = 0;
@@ -116,6 +119,11 @@ export class SubscriptionHub {
       const nodeId = JSON.parse(a.result) as string;
       // cosmos/evm answers a filter it could not make with the reason in place of the id
       if (!/^0x[0-9a-f]+$/i.test(nodeId)) return { error: errorObject(ERR.INTERNAL, nodeId) };
+      if (this.shared.get(s.key) !== s) {
+        // Every client left while it was being made: end it at the node, keep nothing.
+        link.request(endMethod(s), JSON.stringify([nodeId])).catch(() => {});
+        return {};
+      }
       s.nodeId = nodeId;
       this.byNode.set(nodeId, s);
       if (pending) this.pollPending(link, s, nodeId);
@@ -174,8 +182,7 @@ export class SubscriptionHub {
       clearTimeout(s.poll);
       if (s.nodeId) {
         this.byNode.delete(s.nodeId);
-        const end = s.paramsRaw === PENDING_TXS ? "eth_uninstallFilter" : "eth_unsubscribe";
-        this.link?.request(end, JSON.stringify([s.nodeId])).catch(() => {});
+        this.link?.request(endMethod(s), JSON.stringify([s.nodeId])).catch(() => {});
       }
     }
     return true;
@@ -233,17 +240,35 @@ export class SubscriptionHub {
 
   private resubscribe() {
     if (this.closed || this.shared.size === 0 || this.retryTimer) return;
+    // One round at a time: a second one would make the same subscription twice at the node.
+    if (this.resubscribing) {
+      this.again = true;
+      return;
+    }
     this.retryTimer = setTimeout(async () => {
       this.retryTimer = undefined;
-      const all = [...this.shared.values()].filter((s) => s.nodeId === undefined);
-      for (const s of all) {
-        s.ready = this.open(s);
-        const r = await s.ready;
-        if (r.error) {
-          this.retryMs = Math.min(this.retryMs * 2, 5000);
-          this.lostRetry();
-          return;
+      this.resubscribing = true;
+      let failed = false;
+      try {
+        for (const s of [...this.shared.values()]) {
+          // Made meanwhile, or every client left it.
+          if (s.nodeId !== undefined || this.shared.get(s.key) !== s) continue;
+          s.ready = this.open(s);
+          if ((await s.ready).error) {
+            failed = true;
+            break;
+          }
         }
+      } finally {
+        this.resubscribing = false;
+      }
+      if (failed) {
+        this.again = false;
+        this.retryMs = Math.min(this.retryMs * 2, 5000);
+        this.lostRetry();
+      } else if (this.again) {
+        this.again = false;
+        this.resubscribe();
       }
     }, this.retryMs);
     this.retryTimer.unref();
@@ -264,3 +289,7 @@ export class SubscriptionHub {
     this.link?.close();
   }
 }
+
+/** How a subscription is ended at the node. */
+const endMethod = (s: { readonly paramsRaw: string }) =>
+  s.paramsRaw === PENDING_TXS ? "eth_uninstallFilter" : "eth_unsubscribe";

@@ -49,4 +49,30 @@ describe("WsLink", () => {
     expect(closes).toEqual([]);
     link.close();
   });
+
+  it("a node that stops answering pings (a connection gone quiet) is closed, so subscriptions are made again", async () => {
+    const quiet = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    await new Promise((r) => quiet.once("listening", r));
+    // The far end reads nothing more: no pong comes back, and no close either.
+    quiet.on("connection", (ws) =>
+      (ws as unknown as { _socket: { pause(): void } })._socket.pause(),
+    );
+    const closes: string[] = [];
+    const link = new WsLink(
+      `ws://127.0.0.1:${(quiet.address() as AddressInfo).port}`,
+      { notification: () => {}, close: (why) => closes.push(why) },
+      5000,
+      50,
+    );
+    try {
+      await link.opened;
+      for (let i = 0; i < 100 && closes.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(link.closed).toBe(true);
+      expect(closes).toHaveLength(1);
+    } finally {
+      for (const c of quiet.clients) c.terminate();
+      await new Promise((r) => quiet.close(r));
+    }
+  });
 });

@@ -38,16 +38,36 @@ export class WsLink {
       readonly close: (reason: string) => void;
     },
     private readonly timeoutMs: number,
+    /** A ping this often; a link that has not answered the last one by the next is ended. */
+    pingMs = 15_000,
   ) {
     this.socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 64 * 1024 * 1024 });
     this.opened = new Promise((resolve, reject) => {
       this.socket.once("open", () => resolve());
       this.socket.once("error", (e) => reject(e));
     });
+    // A connection whose far end is gone without a word (the node's host lost, a NAT's timeout)
+    // never closes by itself: subscriptions would stop in silence. Unanswered pings end it, and
+    // the subscriptions are made again over a new one.
+    let answered = true;
+    this.socket.on("pong", () => {
+      answered = true;
+    });
+    const heartbeat = setInterval(() => {
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      if (!answered) {
+        this.socket.terminate();
+        return;
+      }
+      answered = false;
+      this.socket.ping();
+    }, pingMs);
+    heartbeat.unref();
     this.opened.catch(() => {});
     this.socket.on("message", (data) => this.onMessage(data.toString()));
     this.socket.on("error", () => {});
     this.socket.once("close", (code, reason) => {
+      clearInterval(heartbeat);
       this.closed = true;
       this.waiting?.resolve({
         error: '{"code":-32011,"message":"the upstream connection closed"}',

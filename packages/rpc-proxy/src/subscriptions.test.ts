@@ -1,0 +1,76 @@
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type WebSocket, WebSocketServer } from "ws";
+import { parseUpstreams, UpstreamPool } from "./pool.ts";
+import { SubscriptionHub } from "./subscriptions.ts";
+
+/**
+ * A stand-in node's WebSocket: eth_subscribe answers `0x<n>` (the n-th), held back while `hold`
+ * is set; eth_unsubscribe is recorded and answered true.
+ */
+let server: WebSocketServer;
+let url: string;
+const subscribed: string[] = [];
+const unsubscribed: string[] = [];
+let hold: Promise<void> | undefined;
+const connections: WebSocket[] = [];
+
+beforeAll(async () => {
+  server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  await new Promise((r) => server.once("listening", r));
+  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on("connection", (ws) => {
+    connections.push(ws);
+    ws.on("message", async (d) => {
+      const { id, method, params } = JSON.parse(d.toString());
+      if (method === "eth_subscribe") {
+        const sub = `0x${(subscribed.length + 1).toString(16)}`;
+        subscribed.push(sub);
+        await hold;
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id, result: sub }));
+      } else {
+        unsubscribed.push(params[0]);
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id, result: true }));
+      }
+    });
+  });
+});
+
+afterAll(() => new Promise((r) => server.close(r)));
+
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(done()).toBe(true);
+};
+
+describe("subscriptions over the upstream WebSocket", () => {
+  it("a client that leaves while its subscription is being made again leaves nothing at the node", async () => {
+    const pool = new UpstreamPool(parseUpstreams(url), {
+      timeoutMs: 5000,
+      retries: 0,
+      healthIntervalMs: 60_000,
+      maxLagBlocks: 5,
+      balance: "priority",
+    });
+    const hub = new SubscriptionHub(pool, 5000);
+    const sink = { send: () => {} };
+    try {
+      const r = await hub.subscribe(sink, '["newHeads"]');
+      if (!("id" in r)) throw new Error(r.error);
+      let release = () => {};
+      hold = new Promise((resolve) => {
+        release = resolve;
+      });
+      connections.at(-1)!.terminate(); // the upstream connection drops: made again on a new one
+      await until(() => subscribed.length === 2);
+      expect(hub.unsubscribe(sink, r.id)).toBe(true);
+      release();
+      hold = undefined;
+      await until(() => unsubscribed.includes("0x2"));
+      expect(hub.stats()).toEqual({ clients: 0, node: 0 });
+    } finally {
+      hub.close();
+      pool.close();
+    }
+  });
+});
