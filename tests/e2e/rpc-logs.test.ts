@@ -297,5 +297,19 @@ describe("the index's own limits", () => {
         ])
       ).error,
     ).toEqual({ code: -32000, message: "query returned more than 3 results" });
+    // A block hash has no result limit at the node: all of the block's logs, however many.
+    const perBlock = new Map<string, number>();
+    for (const l of logs) perBlock.set(l.blockHash, (perBlock.get(l.blockHash) ?? 0) + 1);
+    const [busiest, count] = [...perBlock].sort((a, b) => b[1] - a[1])[0]!;
+    expect(count).toBeGreaterThan(1);
+    // (a limit below the block's count less one: the index reads one more than its limit)
+    const none = await startRpcServer(
+      store,
+      rpcTestSettings({ upstreams: [], logs: { maxRange: 100, maxResults: count - 2 } }),
+    );
+    servers.push(none);
+    expect((await call(none.url, "eth_getLogs", [{ blockHash: busiest }])).result).toEqual(
+      (await call(NODE_HTTP, "eth_getLogs", [{ blockHash: busiest }])).result,
+    );
   });
 });

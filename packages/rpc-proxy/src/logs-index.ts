@@ -63,11 +63,17 @@ export class LogsIndex {
     readonly limits: { readonly maxRange: number; readonly maxResults: number },
   ) {}
 
-  private async select(where: string, params: Record<string, unknown>, f: LogFilter) {
+  /** Rows in the node's order; at most `limit` when given. */
+  private async select(
+    where: string,
+    params: Record<string, unknown>,
+    f: LogFilter,
+    limit?: number,
+  ) {
     const part = filterSql(f);
     const rows = await this.store.query<LogRow>(
-      `SELECT ${COLUMNS} FROM {db}.event_logs FINAL WHERE ${where}${part.sql} ORDER BY block_number, log_index LIMIT {limit:UInt32}`,
-      { ...params, ...part.params, limit: this.limits.maxResults + 1 },
+      `SELECT ${COLUMNS} FROM {db}.event_logs FINAL WHERE ${where}${part.sql} ORDER BY block_number, log_index${limit === undefined ? "" : " LIMIT {limit:UInt32}"}`,
+      { ...params, ...part.params, ...(limit === undefined ? {} : { limit }) },
     );
     return rows;
   }
@@ -79,13 +85,18 @@ export class LogsIndex {
       "block_number BETWEEN {from:UInt64} AND {to:UInt64}",
       { from, to },
       f,
+      this.limits.maxResults + 1,
     );
     if (rows.length > this.limits.maxResults)
       return { error: `query returned more than ${this.limits.maxResults} results` };
     return { json: `[${rows.map(logJson).join(",")}]`, count: rows.length };
   }
 
-  /** Logs of the block with this EVM hash, or undefined when the index has no log of that block. */
+  /**
+   * Logs of the block with this EVM hash, or undefined when the index has no log of that block.
+   * All of them: the node sets no result limit on a query by block hash (one block's logs are
+   * bounded by its gas).
+   */
   async block(hash: string, f: LogFilter): Promise<LogsAnswer | undefined> {
     const found = await this.store.query<{ block_number: string }>(
       "SELECT block_number FROM {db}.log_lookup WHERE key = {key:String} LIMIT 1",
