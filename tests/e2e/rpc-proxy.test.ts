@@ -392,6 +392,33 @@ describe("JSON-RPC edge cases, answered as the node answers them", () => {
     expect(mine.text).toBe(theirs.text);
   });
 
+  it("a notification goes as its call would: eth_uninstallFilter reaches the filter's node with its id", async () => {
+    const id = (await call(proxy.url, "eth_newBlockFilter")).result as string;
+    expect((await call(proxy.url, "eth_getFilterChanges", [id])).error).toBeUndefined();
+    const sent = await post(
+      proxy.url,
+      JSON.stringify({ jsonrpc: "2.0", method: "eth_uninstallFilter", params: [id] }),
+    );
+    expect([sent.status, sent.text]).toEqual([200, ""]);
+    expect((await call(proxy.url, "eth_getFilterChanges", [id])).error?.message).toMatch(
+      /^filter 0x[0-9a-f]+ not found$/,
+    );
+  });
+
+  it("a batch the node refuses as too large (ids rebuilt past its 5 MiB) fails alone: the node stays up", async () => {
+    const balance = (pad: string) =>
+      `{"jsonrpc":"2.0","id":0,"method":"eth_getBalance","params":["0x${pad}","latest"]}`;
+    const bare = `[${Array.from({ length: 1000 }, () => balance("")).join(",")}]`.length;
+    const pad = "a".repeat(Math.floor((5 * 1024 * 1024 - bare - 10) / 1000));
+    const body = `[${Array.from({ length: 1000 }, () => balance(pad)).join(",")}]`;
+    expect(body.length).toBeLessThanOrEqual(5 * 1024 * 1024); // within the proxy's own limit
+    const answers = JSON.parse((await post(proxy.url, body)).text) as { error?: unknown }[];
+    expect(answers).toHaveLength(1000);
+    expect(answers.every((a) => a.error)).toBe(true);
+    expect(proxy.pool.upstreams.map((u) => u.up)).toEqual([true]);
+    expect((await call(proxy.url, "eth_chainId")).result).toBe("0x40000");
+  });
+
   it("a form-encoded body gets the node's content-type complaint (HTTP 415)", async () => {
     const form = { "content-type": "application/x-www-form-urlencoded" };
     const [mine, theirs] = await Promise.all([
