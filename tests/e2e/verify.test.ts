@@ -379,7 +379,7 @@ describe("verifications that succeed", () => {
       },
     );
     expect(submitted.status, JSON.stringify(submitted)).toBe("1");
-    expect(submitted.result).toMatch(/^[0-9a-f]{50}$/);
+    expect(submitted.result).toMatch(/^[0-9a-f]{56}$/);
     let status = "";
     for (let i = 0; i < 120 && !/Pass|Fail|Already/.test(status); i++) {
       await new Promise((r) => setTimeout(r, 500));
@@ -400,6 +400,20 @@ describe("verifications that succeed", () => {
       apikey: KEY,
     });
     expect(unknown).toEqual({ status: "0", message: "NOTOK", result: "Unknown UID" });
+    // A guid this instance never gave (another instance's, or from before a restart): the store
+    // answers whether the address was verified after it was submitted.
+    const guidOf = (address: string, ago: number) =>
+      `${address.slice(2).toLowerCase()}${Math.floor((Date.now() - ago) / 1000)
+        .toString(16)
+        .padStart(8, "0")}00000000`;
+    const statusOf = async (guid: string) =>
+      (await etherscan({ module: "contract", action: "checkverifystatus", guid, apikey: KEY }))
+        .result;
+    expect(await statusOf(guidOf(c.MathLib, 3_600_000))).toBe("Pass - Verified");
+    expect(await statusOf(guidOf(c.MathLib, -60_000))).toBe("Pending in queue"); // after it
+    expect(await statusOf(guidOf(`0x${"12".repeat(20)}`, 3_600_000))).toMatch(
+      /^Fail - Unable to verify\. This instance does not know the submission/,
+    );
   }, 120_000);
 });
 

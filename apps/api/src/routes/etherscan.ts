@@ -5,7 +5,7 @@ import { Settings } from "../http/app.ts";
 import { HttpRefusal } from "../http/body.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { abiResult, sourceCodeResult } from "../records/verified.ts";
-import { addressOfGuid } from "../verification/jobs.ts";
+import { parseGuid } from "../verification/jobs.ts";
 import { fromEtherscanForm } from "../verification/request.ts";
 import { Verification } from "../verification/service.ts";
 import { indexedContract, submit, verifiedRow } from "../verification/submit.ts";
@@ -58,20 +58,33 @@ const getSourceCode = (p: Params) =>
     return row ? ok([sourceCodeResult(row)]) : notOk(NOT_VERIFIED);
   });
 
+/**
+ * How long a guid this instance does not know is said pending: the longest a verification takes
+ * (a compiler fetched, then compiled: 5 + 2 minutes at most) and a margin.
+ */
+const UNKNOWN_PENDING_MS = 10 * 60_000;
+
 /** Etherscan's status strings: Pending in queue, Pass - Verified, Already Verified, Fail - Unable to verify. */
 const checkStatus = (p: Params) =>
   Effect.gen(function* () {
     const v = yield* Verification;
     const guid = param(p, "guid") ?? "";
-    const address = addressOfGuid(guid);
-    if (!address) return notOk("Unknown UID");
+    const submitted = parseGuid(guid);
+    if (!submitted) return notOk("Unknown UID");
     const state = v.jobs.get(guid);
     if (state?.kind === "pending") return notOk("Pending in queue");
     if (state?.kind === "fail") return notOk(`Fail - Unable to verify. ${state.message}`);
     if (state?.kind === "already") return ok("Already Verified");
-    // Passed here, or submitted to another instance (or before a restart): the store knows.
-    if (state?.kind === "pass" || (yield* verifiedRow(address))) return ok("Pass - Verified");
-    return notOk("Unknown UID");
+    if (state?.kind === "pass") return ok("Pass - Verified");
+    // Submitted to another instance (or before a restart): verified after it, says the store, or
+    // not (yet: given the time a verification may take, then no more).
+    const row = yield* verifiedRow(submitted.address);
+    if (row && Date.parse(`${row.verified_at.replace(" ", "T")}Z`) >= submitted.submittedAt)
+      return ok("Pass - Verified");
+    if (Date.now() - submitted.submittedAt < UNKNOWN_PENDING_MS) return notOk("Pending in queue");
+    return notOk(
+      "Fail - Unable to verify. This instance does not know the submission (it restarted, or another one took it) and the address was not verified after it: submit it again",
+    );
   });
 
 /**

@@ -118,11 +118,15 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
     });
     if (outcome === "duplicate")
       return yield* fail("already-verified", `${a} was verified meanwhile by another request`);
-    // Read-your-writes: answer once the projector has the record (or after projectWaitMs).
+    // Read-your-writes: answer once the projector has the record (or after projectWaitMs). The
+    // verification is recorded by now: a store that cannot be read meanwhile only ends the wait.
     const deadline = Date.now() + v.projectWaitMs;
-    while (Date.now() < deadline && (yield* verifiedRow(a))?.match !== verified.match)
-      yield* Effect.sleep("100 millis");
-    yield* db.refresh;
+    const projected = verifiedRow(a).pipe(
+      Effect.map((row) => row?.match === verified.match),
+      Effect.orElseSucceed(() => true),
+    );
+    while (Date.now() < deadline && !(yield* projected)) yield* Effect.sleep("100 millis");
+    yield* Effect.ignore(db.refresh);
     return verified;
   });
 
