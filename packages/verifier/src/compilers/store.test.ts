@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findRelease } from "../catalogue.ts";
-import { CompilerUnavailable } from "../errors.ts";
+import { findRelease, RELEASES } from "../catalogue.ts";
+import { CompilerUnavailable, VerifyError } from "../errors.ts";
 import { LOCAL_LONG, localBuildsDir, localSoljson } from "../test-fixtures.ts";
 import { CompilerStore } from "./store.ts";
 
@@ -76,4 +76,57 @@ describe("compiler store", () => {
       server.close();
     }
   });
+
+  it("a manifest cut short (a crash while writing) counts as not cached: fetched again", async () => {
+    const fetched: string[] = [];
+    const store = new CompilerStore({
+      cacheDir: cacheDir(),
+      builds: localBuildsDir(),
+      onFetch: (_r, s) => fetched.push(s),
+    });
+    const path = await store.soljson(release);
+    writeFileSync(join(path, "..", "manifest.json"), '{"long":"v0.8');
+    expect(store.cached(release)).toBe(false);
+    expect(await store.soljson(release)).toBe(path);
+    expect(store.cached(release)).toBe(true);
+    expect(fetched.length).toBe(2);
+  });
+
+  it("fetches two builds at once; up to 8 wait their turn, more are refused at once (unavailable)", async () => {
+    let open = 0;
+    let most = 0;
+    const held: (() => void)[] = [];
+    // A builds host that answers nothing until let go (a slow download), counting requests open.
+    const server = createServer((_req, res) => {
+      open++;
+      most = Math.max(most, open);
+      held.push(() => {
+        open--;
+        res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const builds = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bin`;
+    const store = new CompilerStore({ cacheDir: cacheDir(), builds, npm: "/nonexistent/npm" });
+    try {
+      const asked = RELEASES.slice(0, 12).map((r) => store.soljson(r).catch((e) => e as Error));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(open).toBe(2);
+      const refused = await Promise.all(asked.slice(10));
+      for (const e of refused) {
+        expect(e).toBeInstanceOf(VerifyError);
+        expect((e as VerifyError).reason).toBe("unavailable");
+      }
+      while ((await Promise.race([Promise.all(asked.slice(0, 10)), sleep(20)])) === undefined)
+        for (const go of held.splice(0)) go();
+      expect(most).toBe(2);
+      for (const e of await Promise.all(asked.slice(0, 10)))
+        expect(e).toBeInstanceOf(CompilerUnavailable);
+    } finally {
+      for (const go of held.splice(0)) go();
+      server.close();
+    }
+  });
 });
+
+const sleep = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Release } from "../catalogue.ts";
-import { CompilerUnavailable } from "../errors.ts";
+import { CompilerUnavailable, VerifyError } from "../errors.ts";
 import { fetchFromBuilds } from "./builds.ts";
 import { fetchFromNpm } from "./npm.ts";
 import type { Fetched } from "./types.ts";
@@ -17,6 +17,10 @@ export interface CompilerStoreOptions {
   readonly npm?: string;
   /** Told when a build is fetched (not when it comes from the cache). */
   readonly onFetch?: (release: Release, source: string, ms: number) => void;
+  /** Builds fetched at once (default 2); each fetch is an `npm pack` of up to minutes. */
+  readonly fetchesAtOnce?: number;
+  /** Fetches waiting for their turn, at most (default 8); past it a request is refused at once. */
+  readonly maxWaitingFetches?: number;
 }
 
 /** What is kept beside each cached build, and checked before every use. */
@@ -39,6 +43,8 @@ const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 export class CompilerStore {
   readonly cacheDir: string;
   private readonly inflight = new Map<string, Promise<string>>();
+  private fetching = 0;
+  private readonly turns: (() => void)[] = [];
 
   constructor(private readonly opts: CompilerStoreOptions = {}) {
     this.cacheDir = opts.cacheDir ?? defaultCacheDir();
@@ -67,8 +73,13 @@ export class CompilerStore {
     const file = join(dir, "soljson.js");
     const manifestFile = join(dir, "manifest.json");
     if (!existsSync(file) || !existsSync(manifestFile)) return undefined;
-    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
-    return sha256(readFileSync(file)) === manifest.sha256 ? file : undefined;
+    let manifest: Manifest;
+    try {
+      manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
+    } catch {
+      return undefined; // cut short by a crash: fetched again
+    }
+    return sha256(readFileSync(file)) === manifest?.sha256 ? file : undefined;
   }
 
   private async load(release: Release): Promise<string> {
@@ -82,22 +93,24 @@ export class CompilerStore {
       rmSync(dir, { recursive: true, force: true });
     }
     const t0 = Date.now();
-    const fetched = await this.fetch(release);
+    const fetched = await this.inTurn(() => this.fetch(release));
     const tmp = join(this.cacheDir, `.tmp-${randomUUID()}`);
-    mkdirSync(tmp, { recursive: true });
-    writeFileSync(join(tmp, "soljson.js"), fetched.soljson);
-    const manifest: Manifest = {
-      long: release.long,
-      sha256: sha256(fetched.soljson),
-      source: fetched.source,
-      integrity: fetched.integrity,
-      fetchedAt: new Date().toISOString(),
-    };
-    writeFileSync(join(tmp, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     try {
+      mkdirSync(tmp, { recursive: true });
+      writeFileSync(join(tmp, "soljson.js"), fetched.soljson);
+      const manifest: Manifest = {
+        long: release.long,
+        sha256: sha256(fetched.soljson),
+        source: fetched.source,
+        integrity: fetched.integrity,
+        fetchedAt: new Date().toISOString(),
+      };
+      writeFileSync(join(tmp, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
       renameSync(tmp, dir);
-    } catch {
-      rmSync(tmp, { recursive: true, force: true }); // another process put it there first
+    } catch (e) {
+      // Another process put it there first (checked below), or the disk refused: no leftovers.
+      rmSync(tmp, { recursive: true, force: true });
+      if (!existsSync(dir)) throw e;
     }
     this.opts.onFetch?.(release, fetched.source, Date.now() - t0);
     const file = this.check(dir);
@@ -106,6 +119,30 @@ export class CompilerStore {
         message: `${release.long}: the cache at ${dir} is unusable`,
       });
     return file;
+  }
+
+  /**
+   * Runs a fetch when one of the `fetchesAtOnce` turns is free: a client asking for many versions
+   * at once must not start as many downloads. Past `maxWaitingFetches` waiting, refused at once.
+   */
+  private async inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const atOnce = this.opts.fetchesAtOnce ?? 2;
+    if (this.fetching >= atOnce) {
+      if (this.turns.length >= (this.opts.maxWaitingFetches ?? 8))
+        throw new VerifyError(
+          "unavailable",
+          `compilers are being fetched (${this.turns.length} waiting): try again in a minute`,
+        );
+      await new Promise<void>((resolve) => this.turns.push(resolve));
+    } else this.fetching++;
+    try {
+      return await run();
+    } finally {
+      const next = this.turns.shift();
+      if (next)
+        next(); // the turn passes on
+      else this.fetching--;
+    }
   }
 
   private async fetch(release: Release): Promise<Fetched> {
