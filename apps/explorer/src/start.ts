@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -72,7 +72,12 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
   Effect.gen(function* () {
     const copyDir = join(dataDir, "sample");
     mkdirSync(copyDir, { recursive: true });
-    if (!existsSync(join(copyDir, "log.dat"))) copyFileSync(sampleLog, join(copyDir, "log.dat"));
+    // Copied whole or not at all: a copy cut short by a crash would be opened as a shorter sample
+    // (its torn end cut off), and the heights past the cut never served.
+    if (!existsSync(join(copyDir, "log.dat"))) {
+      copyFileSync(sampleLog, join(copyDir, "log.dat.tmp"));
+      renameSync(join(copyDir, "log.dat.tmp"), join(copyDir, "log.dat"));
+    }
     const sample = yield* Effect.acquireRelease(
       Effect.sync(() => EmbeddedLog.open({ dir: copyDir })),
       (l) => Effect.promise(() => l.close()),
