@@ -113,6 +113,21 @@ describe("values checked before anything starts, from the command line and the e
     expect(refused(["project"], { STORE_DB: "1st" })).toMatch(/^STORE_DB in the environment/);
     expect(refused(["migrate", "--store-db", "explorer_b2"])).toBe("accepted");
   });
+  it("start's node flags without --comet-rpc (ignored before: the sample was served)", () => {
+    for (const flag of ["--evm-ws", "--evm-rpc", "--rest"])
+      expect(refused(["start", flag, "http://127.0.0.1:1"])).toBe(
+        `${flag} is used only with --comet-rpc (following a node); without it the bundled sample chain is served`,
+      );
+    expect(refused(["start", "--start-height", "5"])).toMatch(/^--start-height is used only/);
+    expect(refused(["start", "--start-height", "5", "--comet-rpc", "http://n:26657"])).toBe(
+      "accepted",
+    );
+    expect(refused(["start", "--evm-ws", "ws://n:8546"], { COMET_RPC_URL: "http://n:26657" })).toBe(
+      "accepted",
+    );
+    // the environment may hold another command's settings: not checked
+    expect(refused(["start"], { EVM_RPC_URL: "http://n:8545" })).toBe("accepted");
+  });
   it("an environment value of the wrong kind, as a flag's would be", () => {
     expect(refused(["start"], { API_PORT: "abc" })).toBe(
       'API_PORT in the environment: port takes a whole number, not "abc"',

@@ -15,6 +15,8 @@ export interface Option {
   readonly value?: string;
   /** The only values it takes (any case; the apps read this spelling), shown as the value's name. */
   readonly choices?: readonly string[];
+  /** A flag without which this one does nothing (given alone on the command line: an error). */
+  readonly needs?: string;
 }
 
 const o = (
@@ -589,17 +591,24 @@ export const startOptions: readonly Option[] = [
     default: "",
     help: "CometBFT RPC of a node to follow (empty: serve the bundled sample chain)",
   },
-  { ...startHeight, help: "with --comet-rpc: first height to ingest into an empty data dir" },
-  rest,
-  evmRpc,
-  o(
-    "evm-ws",
-    "EVM_WS_URL",
-    "string",
-    "",
-    "with --comet-rpc: the node's EVM WebSocket, for eth_subscribe through the proxy (empty: --evm-rpc's port plus one, ws://…:8546 for :8545)",
-    "<url>",
-  ),
+  {
+    ...startHeight,
+    help: "with --comet-rpc: first height to ingest into an empty data dir",
+    needs: "comet-rpc",
+  },
+  { ...rest, needs: "comet-rpc" },
+  { ...evmRpc, needs: "comet-rpc" },
+  {
+    ...o(
+      "evm-ws",
+      "EVM_WS_URL",
+      "string",
+      "",
+      "with --comet-rpc: the node's EVM WebSocket, for eth_subscribe through the proxy (empty: --evm-rpc's port plus one, ws://…:8546 for :8545)",
+      "<url>",
+    ),
+    needs: "comet-rpc",
+  },
   port,
   host,
   prefix,

@@ -44,5 +44,15 @@ export const resolveInvocation = (
       return v === undefined ? [] : [[o.env, checkValue(o, v, `${o.env} in the environment`)]];
     }),
   ) as Record<string, string>;
-  return { kind: "run", command, env: { ...fromFile, ...fromEnv, ...args.values } };
+  const settings = { ...fromFile, ...fromEnv, ...args.values };
+  // A flag given on the command line or in the file that does nothing without another: said, not
+  // ignored (the environment may hold settings of other commands, so it is not checked).
+  for (const o of command.options) {
+    const needed = o.needs && command.options.find((n) => n.flag === o.needs);
+    if (needed && (o.env in args.values || o.env in fromFile) && !settings[needed.env])
+      throw new UsageError(
+        `--${o.flag} is used only with --${needed.flag} (following a node); without it the bundled sample chain is served`,
+      );
+  }
+  return { kind: "run", command, env: settings };
 };
