@@ -132,6 +132,9 @@ describe("RowBinary through chDB", () => {
       ["u64", 2 ** 60],
       ["time", "yesterday"],
       ["time", "2024-05-06 07:08:09+02:00"],
+      ["time", "2024-02-30 00:00:00"], // not a day (Date.parse would make it March 1st)
+      ["time", "2023-02-29 12:00:00.5"],
+      ["time", "2024-01-01 24:00:00"],
       ["tags", "not a list"],
       ["s", { a: 1 }], // would be "[object Object]"
       ["tags", [["nested"]]],

@@ -143,7 +143,14 @@ const dateTimeValue = (v: unknown, scale: number, column: string): number => {
   if (v === undefined || v === null || v === "") return 0;
   const m = typeof v === "string" ? DATE_TIME.exec(v) : null;
   const ms = m ? Date.parse(`${m[1]}T${m[2]}Z`) : Number.NaN;
-  if (Number.isNaN(ms) || ms < 0) throw new RangeError(`${column}: ${String(v)} is not a UTC time`);
+  // Date.parse rolls a day or an hour that does not exist over (2024-02-30 is March 1st): refused.
+  // (Checked only where it can happen: the projector writes many times.)
+  const exists =
+    m !== null &&
+    !Number.isNaN(ms) &&
+    ((Number(m[1]!.slice(8)) <= 28 && Number(m[2]!.slice(0, 2)) < 24) ||
+      new Date(ms).toISOString().slice(0, 19) === `${m[1]}T${m[2]!.slice(0, 8)}`);
+  if (!exists || ms < 0) throw new RangeError(`${column}: ${String(v)} is not a UTC time`);
   return Math.round(ms * 10 ** (scale - 3));
 };
 
