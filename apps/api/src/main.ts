@@ -142,6 +142,8 @@ export const serve = Effect.gen(function* () {
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
     maxBodyBytes: cfg.maxBodyBytes,
   };
+  // The proxy's settings (a policy file among them) are checked before anything waits or listens.
+  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
   // On a server, the projector (or `explorer migrate`) creates and migrates the tables: a
   // migration run here beside a projector writing could lose its rows (see @explorer/store's
   // migrate). A chDB directory is this process's alone, so it migrates it (an API before any
@@ -196,7 +198,6 @@ export const serve = Effect.gen(function* () {
     ),
     (s) => Effect.promise(() => s.close()),
   );
-  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
   yield* Effect.acquireRelease(
     Effect.promise(() => attachRpc(server, rpc, runtime)),
     (r) => Effect.promise(() => r.close()),

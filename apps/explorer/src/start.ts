@@ -121,6 +121,15 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
+  // The proxy's settings (a policy file among them) are checked before anything starts.
+  const rpc = rpcSettings(
+    {
+      ...(yield* RpcConfig),
+      upstreams:
+        cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
+    },
+    parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+  );
   // feedSample's copy of the sample: this data dir serves it. Its heights are another chain's (its
   // chain id may even be the node's): a node's blocks would follow them in one log and tables.
   const holdsSample = existsSync(join(cfg.dataDir, "sample"));
@@ -226,14 +235,6 @@ export const start = Effect.gen(function* () {
       }),
     ),
     (s) => Effect.promise(() => s.close()),
-  );
-  const rpc = rpcSettings(
-    {
-      ...(yield* RpcConfig),
-      upstreams:
-        cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
-    },
-    parseApiKeys(cfg.apiKeys, cfg.rateLimit),
   );
   yield* Effect.acquireRelease(
     Effect.promise(() => attachRpc(server, rpc, runtime)),

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -234,6 +234,46 @@ describe("what a command cannot reach, it says in one line", { timeout: 60_000 }
       }
     },
   );
+});
+
+describe("a bad JSON-RPC policy file is said before anything starts", { timeout: 60_000 }, () => {
+  it("api: before its port is taken (a port in use is not what it reports); start: nothing made in its data dir", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "explorer-policy-"));
+    const policy = join(dir, "policy.json");
+    writeFileSync(policy, "{ not json");
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    try {
+      const port = String((busy.address() as AddressInfo).port);
+      const api = await explorer(
+        "api",
+        "--store",
+        `chdb:${join(dir, "chdb")}`,
+        "--port",
+        port,
+        "--rpc-policy-file",
+        policy,
+      );
+      const start = await explorer(
+        "start",
+        "--data-dir",
+        join(dir, "data"),
+        "--port",
+        "0",
+        "--rpc-policy-file",
+        policy,
+      );
+      for (const r of [api, start]) {
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n").at(-1)).toMatch(
+          new RegExp(`^explorer: SettingError: RPC_POLICY_FILE ${policy}: `),
+        );
+      }
+      expect(existsSync(join(dir, "data", "log"))).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
 });
 
 describe("api --port 0", { timeout: 60_000 }, () => {
