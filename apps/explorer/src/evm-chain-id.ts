@@ -1,14 +1,15 @@
 import { BadSetup } from "@explorer/ingester";
-import { publicUrl } from "@explorer/service";
+import { publicUrl, withCredentials } from "@explorer/service";
 import { Effect } from "effect";
 
 /** The bundled sample's EVM chain id (the reference chain's). */
 export const SAMPLE_EVM_CHAIN_ID = 262144;
 
 const askNode = async (evmRpc: string, signal: AbortSignal): Promise<number> => {
-  const r = await fetch(evmRpc, {
+  const bare = withCredentials(evmRpc);
+  const r = await fetch(bare.url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { ...bare.headers, "content-type": "application/json" },
     body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
     signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
   });

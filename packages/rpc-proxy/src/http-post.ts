@@ -1,3 +1,4 @@
+import { withCredentials } from "@explorer/service/url";
 import { Pool } from "undici";
 
 /**
@@ -37,17 +38,11 @@ export class HttpTarget {
   private readonly host: string;
 
   constructor(url: string, connections = 128) {
-    const u = new URL(url);
+    const bare = withCredentials(url);
+    const u = new URL(bare.url);
     this.host = u.host;
     this.path = `${u.pathname}${u.search}`;
-    this.headers = {
-      "content-type": "application/json",
-      ...(u.username
-        ? {
-            authorization: `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`,
-          }
-        : {}),
-    };
+    this.headers = { "content-type": "application/json", ...bare.headers };
     // Idle connections are dropped after 60 s, before the node (geth: 120 s) drops them mid-reuse.
     this.pool = new Pool(u.origin, { connections, keepAliveTimeout: 60_000 });
   }

@@ -11,3 +11,24 @@ export const publicUrl = (url: string, o: { path?: boolean } = {}): string => {
     return "(not a URL)";
   }
 };
+
+/**
+ * A URL's `user:pass@` as an HTTP Basic `authorization` header, and the URL without them: fetch
+ * refuses a URL that holds credentials (quoting it, password and all, in its error).
+ */
+export const withCredentials = (url: string): { url: string; headers: Record<string, string> } => {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { url, headers: {} };
+  }
+  if (!u.username && !u.password) return { url, headers: {} };
+  const basic = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  u.username = "";
+  u.password = "";
+  return {
+    url: u.toString(),
+    headers: { authorization: `Basic ${Buffer.from(basic).toString("base64")}` },
+  };
+};

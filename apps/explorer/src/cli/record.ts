@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ingesterProgram, NodeConfig } from "@explorer/ingester";
+import { publicUrl, withCredentials } from "@explorer/service";
 import { Config, ConfigProvider, Effect } from "effect";
 
 export const RecordConfig = Config.all({
@@ -13,11 +14,13 @@ export const RecordConfig = Config.all({
 const headOf = (cometRpc: string) =>
   Effect.tryPromise({
     try: async () => {
-      const r = await fetch(`${cometRpc.replace(/\/$/, "")}/status`);
+      const bare = withCredentials(cometRpc);
+      const r = await fetch(`${bare.url.replace(/\/$/, "")}/status`, { headers: bare.headers });
       const body = (await r.json()) as { result: { sync_info: { latest_block_height: string } } };
       return Number(body.result.sync_info.latest_block_height);
     },
-    catch: (e) => new Error(`cannot read the head of ${cometRpc}: ${(e as Error).message}`),
+    catch: (e) =>
+      new Error(`cannot read the head of ${publicUrl(cometRpc)}: ${(e as Error).message}`),
   });
 
 /**

@@ -1,6 +1,6 @@
 import { HttpBatchClient } from "@cosmjs/tendermint-rpc";
 import type { JsonObject } from "@explorer/raw-block";
-import { publicUrl } from "@explorer/service";
+import { publicUrl, withCredentials } from "@explorer/service";
 import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
 /**
@@ -16,7 +16,10 @@ export class CometReader {
     readonly url: string,
     private readonly timeoutMs = 30_000,
   ) {
-    this.client = new HttpBatchClient(url, { batchSizeLimit: 10, dispatchInterval: 2 });
+    this.client = new HttpBatchClient(withCredentials(url), {
+      batchSizeLimit: 10,
+      dispatchInterval: 2,
+    });
   }
 
   async call<T = JsonObject>(method: string, params: Record<string, string> = {}): Promise<T> {

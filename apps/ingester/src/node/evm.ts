@@ -1,5 +1,5 @@
 import type { JsonObject } from "@explorer/raw-block";
-import { publicUrl } from "@explorer/service";
+import { publicUrl, withCredentials } from "@explorer/service";
 import { FetchRequest, JsonRpcProvider } from "ethers";
 import { NodeUnavailableError } from "./errors.ts";
 
@@ -66,7 +66,9 @@ export class EvmReader {
     readonly url: string,
     chainId?: number,
   ) {
-    const req = new FetchRequest(url);
+    const bare = withCredentials(url);
+    const req = new FetchRequest(bare.url);
+    for (const [k, v] of Object.entries(bare.headers)) req.setHeader(k, v);
     req.timeout = 30_000;
     this.provider = new JsonRpcProvider(req, chainId, {
       staticNetwork: chainId !== undefined,

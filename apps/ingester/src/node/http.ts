@@ -1,4 +1,4 @@
-import { publicUrl } from "@explorer/service";
+import { publicUrl, withCredentials } from "@explorer/service";
 import { heightNotCommitted, NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
 /**
@@ -14,7 +14,11 @@ export const getJson = async <T>(
   const get = () => `GET ${publicUrl(url, { path: true })}`;
   let r: Response;
   try {
-    r = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    const bare = withCredentials(url);
+    r = await fetch(bare.url, {
+      headers: { ...bare.headers, ...headers },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (e) {
     throw new NodeUnavailableError(`${get()}: ${(e as Error).message}`);
   }
