@@ -42,6 +42,8 @@ export const ApiConfig = Config.all({
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
   /** Largest request body accepted, in bytes (a larger one is a 413). */
   maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
+  /** Proxies in front that append to X-Forwarded-For (0: the TCP peer is the client). */
+  trustedProxies: Config.Int("API_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
   /** NATS for the stream's "projected" events (several instances); empty: poll the store. */
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),

@@ -141,9 +141,10 @@ export const serve = Effect.gen(function* () {
     rateLimitPerMinute: cfg.rateLimit,
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
     maxBodyBytes: cfg.maxBodyBytes,
+    trustedProxies: cfg.trustedProxies,
   };
   // The proxy's settings (a policy file among them) are checked before anything waits or listens.
-  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys);
+  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys, cfg.trustedProxies);
   // On a server, the projector (or `explorer migrate`) creates and migrates the tables: a
   // migration run here beside a projector writing could lose its rows (see @explorer/store's
   // migrate). A chDB directory is this process's alone, so it migrates it (an API before any
@@ -194,6 +195,7 @@ export const serve = Effect.gen(function* () {
       attachStream(server, runtime, source, cfg.prefix, {
         admission: app.admission,
         maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
+        trustedProxies: cfg.trustedProxies,
       }),
     ),
     (s) => Effect.promise(() => s.close()),

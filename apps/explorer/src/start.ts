@@ -41,6 +41,7 @@ export const StartConfig = Config.all({
   nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
   rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
   maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
+  trustedProxies: Config.Int("API_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
   /** Stream connections open at once from one IP (0: no cap). */
   streamConnectionsPerIp: Config.Int("STREAM_MAX_CONNECTIONS_PER_IP").pipe(Config.withDefault(100)),
   apiKeys: Config.option(Config.Redacted("API_KEYS")),
@@ -129,6 +130,7 @@ export const start = Effect.gen(function* () {
         cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
     },
     parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    cfg.trustedProxies,
   );
   // feedSample's copy of the sample: this data dir serves it. Its heights are another chain's (its
   // chain id may even be the node's): a node's blocks would follow them in one log and tables.
@@ -222,6 +224,7 @@ export const start = Effect.gen(function* () {
       rateLimitPerMinute: cfg.rateLimit,
       apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
       maxBodyBytes: cfg.maxBodyBytes,
+      trustedProxies: cfg.trustedProxies,
     },
     verification,
     ready,
@@ -232,6 +235,7 @@ export const start = Effect.gen(function* () {
       attachStream(server, runtime, projected, cfg.prefix, {
         admission: app.admission,
         maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
+        trustedProxies: cfg.trustedProxies,
       }),
     ),
     (s) => Effect.promise(() => s.close()),

@@ -18,6 +18,7 @@ import { Db, type StoreState } from "../db.ts";
 import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
+import { clientIp } from "./client-ip.ts";
 import { holdsJsonText, jsonOf } from "./json-text.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
@@ -40,6 +41,8 @@ export interface ApiSettings {
   readonly apiKeys: ReadonlyMap<string, number>;
   /** Largest request body accepted (default 1 MiB): a larger declared length is a 413. */
   readonly maxBodyBytes?: number;
+  /** Proxies in front that append to X-Forwarded-For (default 0: the TCP peer is the client). */
+  readonly trustedProxies?: number;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
@@ -181,7 +184,7 @@ export const makeApp = (
 
   /** API key and rate limit; false (with the answer set) when the request goes no further. */
   const admit = (ctx: Koa.Context): boolean => {
-    const a = admission(ctx.get("authorization"), ctx.ip);
+    const a = admission(ctx.get("authorization"), clientIp(ctx.req, settings.trustedProxies ?? 0));
     ctx.set(a.headers);
     if (!a.refused) return true;
     ctx.status = a.refused.status;

@@ -45,13 +45,19 @@ interface Answer {
 /** A request from a given loopback address (each is its own client IP). */
 const call = (
   path: string,
-  o: { from?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+  o: {
+    from?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    port?: number;
+  } = {},
 ): Promise<Answer> =>
   new Promise((resolve, reject) => {
     const req = request(
       {
         host: "127.0.0.1",
-        port,
+        port: o.port ?? port,
         path,
         method: o.method ?? "GET",
         localAddress: o.from ?? "127.0.0.1",
@@ -174,6 +180,32 @@ describe("anonymous clients", () => {
     expect(spoofed.status).toBe(429);
     expect(spoofed.body.error).toMatch(/rate limit of 5 requests per minute/);
     expect((await call(DOC, { from: "127.0.0.3" })).status).toBe(200);
+  });
+
+  it("behind a trusted proxy (--trusted-proxies 1): each address it forwards for has its own allowance; what the client wrote before it counts for nothing", async () => {
+    const behind = buildApi(ch, "explorer", {
+      prefix: "cosmos",
+      nativeCoins: new Map([["test", "atest"]]),
+      rateLimitPerMinute: 5,
+      apiKeys: new Map(),
+      trustedProxies: 1,
+    });
+    const proxied = behind.app.listen(0, "127.0.0.1");
+    await new Promise((r) => proxied.once("listening", r));
+    const at = (proxied.address() as AddressInfo).port;
+    const via = (xff: string) =>
+      call(DOC, { from: "127.0.0.60", port: at, headers: { "x-forwarded-for": xff } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await via("198.51.100.1")).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      // the client's own X-Forwarded-For, then the address the proxy appended: the latter counts
+      expect((await via("203.0.113.9, 198.51.100.1")).status).toBe(429);
+      expect((await via("198.51.100.2")).status).toBe(200);
+    } finally {
+      await new Promise((r) => proxied.close(r));
+      await behind.runtime.dispose();
+    }
   });
 
   it("a load balancer's probes are never limited, nor do they spend the allowance of its address", async () => {

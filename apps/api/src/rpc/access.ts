@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ERR, messageCount, type Parsed, refuseAll } from "@explorer/rpc-proxy";
+import { clientIp } from "../http/client-ip.ts";
 import { credential } from "../http/credential.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import { sameSecret } from "../http/secret.ts";
@@ -36,7 +37,7 @@ export class RpcAccess {
 
   identify(req: IncomingMessage): Who {
     const auth = req.headers.authorization;
-    const ip = req.socket.remoteAddress ?? "unknown";
+    const ip = clientIp(req, this.settings.trustedProxies ?? 0) || "unknown";
     if (!auth) return { ok: true, privileged: false, client: `ip:${ip}`, isKey: false };
     const token = credential(auth);
     if (token && sameSecret(token, this.settings.privateToken))

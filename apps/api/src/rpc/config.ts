@@ -49,6 +49,8 @@ export interface RpcSettings {
   readonly policy: PolicyOverrides;
   /** Calls per minute per IP without a key (a batch counts each message). */
   readonly rateLimitPerMinute: number;
+  /** Proxies in front that append to X-Forwarded-For (the REST API's setting: clientIp). */
+  readonly trustedProxies?: number;
   /** API keys (shared with the REST API) → calls per minute. */
   readonly apiKeys: ReadonlyMap<string, number>;
   readonly maxBodyBytes: number;
@@ -73,6 +75,7 @@ const readPolicyFile = (file: string): unknown => {
 export const rpcSettings = (
   cfg: Config.Success<typeof RpcConfig>,
   apiKeys: ReadonlyMap<string, number>,
+  trustedProxies = 0,
 ): RpcSettings => {
   if (cfg.rateLimit < 1)
     throw new SettingError(
@@ -95,6 +98,7 @@ export const rpcSettings = (
       : {}),
     policy,
     rateLimitPerMinute: cfg.rateLimit,
+    trustedProxies,
     apiKeys,
     maxBodyBytes: cfg.maxBodyBytes,
     batchLimit: cfg.batchLimit,

@@ -9,6 +9,7 @@ import { Effect } from "effect";
 import { Server } from "socket.io";
 import { Db } from "../db.ts";
 import type { Admission, Runtime } from "../http/app.ts";
+import { clientIp } from "../http/client-ip.ts";
 import { CORS } from "../http/cors.ts";
 import { accountForms } from "../http/params.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
@@ -79,6 +80,8 @@ export interface StreamOptions {
   readonly admission?: (authorization: string, ip: string) => Admission;
   /** Connections open at once from one address (each holds a replay and a send queue); none: no cap. */
   readonly maxConnectionsPerIp?: number;
+  /** Proxies in front that append to X-Forwarded-For (clientIp). */
+  readonly trustedProxies?: number;
 }
 
 /** A new Engine.IO session (its handshake), not a request of a session already open. */
@@ -112,7 +115,7 @@ export const attachStream = async (
   io.engine.on(
     "connection",
     (s: { request: IncomingMessage; once(e: "close", f: () => void): void }) => {
-      const ip = s.request.socket.remoteAddress ?? "";
+      const ip = clientIp(s.request, opts.trustedProxies ?? 0);
       open.set(ip, (open.get(ip) ?? 0) + 1);
       s.once("close", () => {
         const n = (open.get(ip) ?? 1) - 1;
@@ -123,7 +126,7 @@ export const attachStream = async (
   );
   /** Why a new connection is refused, or undefined. */
   const refusal = (req: IncomingMessage) => {
-    const ip = req.socket.remoteAddress ?? "";
+    const ip = clientIp(req, opts.trustedProxies ?? 0);
     if ((open.get(ip) ?? 0) >= maxPerIp)
       return {
         status: 429,

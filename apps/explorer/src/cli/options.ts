@@ -210,6 +210,14 @@ const maxBodyBytes = o(
   "largest REST request body, as a contract verification's standard-JSON input",
   "<n>",
 );
+const trustedProxies = o(
+  "trusted-proxies",
+  "API_TRUSTED_PROXIES",
+  "int",
+  "0",
+  "proxies in front of the API that append to X-Forwarded-For: rate limits count the address the outermost one saw (0: the TCP peer)",
+  "<n>",
+);
 const streamConnections = o(
   "stream-connections-per-ip",
   "STREAM_MAX_CONNECTIONS_PER_IP",
@@ -561,6 +569,7 @@ export const apiOptions: readonly Option[] = [
   rateLimit,
   apiKeys,
   maxBodyBytes,
+  trustedProxies,
   streamConnections,
   natsStream,
   chainIdNamed,
@@ -617,6 +626,7 @@ export const startOptions: readonly Option[] = [
   rateLimit,
   apiKeys,
   maxBodyBytes,
+  trustedProxies,
   streamConnections,
   {
     ...logBackend,
