@@ -110,6 +110,11 @@ describe("API keys", () => {
       expect(JSON.stringify(r)).not.toContain(SECRET);
     }
     expect((await call(DOC, { headers: bearer(SECRET) })).status).toBe(200);
+    // an empty one (HTTP trims spaces alone to it) is no credential: anonymous
+    for (const authorization of ["", "   "])
+      expect((await call(DOC, { from: "127.0.0.10", headers: { authorization } })).status).toBe(
+        200,
+      );
   });
 
   it("a key may come as the password of HTTP Basic (URL credentials), on its own budget", async () => {
