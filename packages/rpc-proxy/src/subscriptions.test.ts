@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import { parseUpstreams, UpstreamPool } from "./pool.ts";
-import { SubscriptionHub } from "./subscriptions.ts";
+import { MAX_PER_CLIENT, SubscriptionHub } from "./subscriptions.ts";
 
 /**
  * A stand-in node's WebSocket: eth_subscribe answers `0x<n>` (the n-th), held back while `hold`
@@ -68,6 +68,41 @@ describe("subscriptions over the upstream WebSocket", () => {
       hold = undefined;
       await until(() => unsubscribed.includes("0x2"));
       expect(hub.stats()).toEqual({ clients: 0, node: 0 });
+    } finally {
+      hub.close();
+      pool.close();
+    }
+  });
+
+  it("one connection holds at most 100 subscriptions; an unsubscribe makes room; others are unaffected", async () => {
+    const pool = new UpstreamPool(parseUpstreams(url), {
+      timeoutMs: 5000,
+      retries: 0,
+      healthIntervalMs: 60_000,
+      maxLagBlocks: 5,
+      balance: "priority",
+    });
+    const hub = new SubscriptionHub(pool, 5000);
+    const [greedy, other] = [{ send: () => {} }, { send: () => {} }];
+    const logs = (i: number) => `["logs",{"address":"0x${i.toString(16).padStart(40, "0")}"}]`;
+    try {
+      // all at once: those still being made count too
+      const asked = await Promise.all(
+        Array.from({ length: MAX_PER_CLIENT + 5 }, (_, i) => hub.subscribe(greedy, logs(i))),
+      );
+      const ids = asked.flatMap((r) => ("id" in r ? [r.id] : []));
+      expect(ids).toHaveLength(MAX_PER_CLIENT);
+      expect(
+        asked.filter((r) => "error" in r).map((r) => JSON.parse((r as { error: string }).error)),
+      ).toEqual(
+        Array(5).fill({
+          code: -32005,
+          message: "at most 100 subscriptions per connection: eth_unsubscribe some first",
+        }),
+      );
+      expect("id" in (await hub.subscribe(other, logs(1)))).toBe(true);
+      expect(hub.unsubscribe(greedy, ids[0]!)).toBe(true);
+      expect("id" in (await hub.subscribe(greedy, logs(999)))).toBe(true);
     } finally {
       hub.close();
       pool.close();

@@ -35,6 +35,9 @@ export const SUBSCRIPTION_NAMES: ReadonlySet<string> = new Set([
  * keeps reading the closed event channel; fixed in v0.4, see zeta-chain/node#4641), while its
  * filters end cleanly. The client sees the same eth_subscription notifications (tx hashes).
  */
+/** Subscriptions one client connection may hold at once. */
+export const MAX_PER_CLIENT = 100;
+
 const PENDING_TXS = '["newPendingTransactions"]';
 export const PENDING_POLL_MS = 250;
 
@@ -54,6 +57,8 @@ export class SubscriptionHub {
   private readonly shared = new Map<string, Shared>();
   private readonly byNode = new Map<string, Shared>();
   private readonly bySink = new Map<SubscriberSink, Map<string, Shared>>();
+  /** Subscriptions each client is waiting for (counted against its limit). */
+  private readonly opening = new Map<SubscriberSink, number>();
   private retryMs = 250;
   private retryTimer: NodeJS.Timeout | undefined;
   /** A resubscribe round is running; `again`: another was asked for meanwhile. */
@@ -138,6 +143,29 @@ export class SubscriptionHub {
     sink: SubscriberSink,
     paramsRaw: string,
   ): Promise<{ id: string } | { error: string }> {
+    // Each distinct filter is a subscription at the node: one connection may not hold without end.
+    const held = (this.bySink.get(sink)?.size ?? 0) + (this.opening.get(sink) ?? 0);
+    if (held >= MAX_PER_CLIENT)
+      return {
+        error: errorObject(
+          ERR.LIMIT,
+          `at most ${MAX_PER_CLIENT} subscriptions per connection: eth_unsubscribe some first`,
+        ),
+      };
+    this.opening.set(sink, (this.opening.get(sink) ?? 0) + 1);
+    try {
+      return await this.join(sink, paramsRaw);
+    } finally {
+      const n = (this.opening.get(sink) ?? 1) - 1;
+      if (n > 0) this.opening.set(sink, n);
+      else this.opening.delete(sink);
+    }
+  }
+
+  private async join(
+    sink: SubscriberSink,
+    paramsRaw: string,
+  ): Promise<{ id: string } | { error: string }> {
     // Any newPendingTransactions (cosmos/evm ignores further params) is the polled filter.
     if (paramsRaw.startsWith('["newPendingTransactions"')) paramsRaw = PENDING_TXS;
     let s = this.shared.get(paramsRaw);
@@ -158,7 +186,7 @@ export class SubscriptionHub {
       if (s.members.size === 0 && this.shared.get(s.key) === s) this.shared.delete(s.key);
       return { error: r.error };
     }
-    if (this.shared.get(s.key) !== s) return this.subscribe(sink, paramsRaw); // ended meanwhile
+    if (this.shared.get(s.key) !== s) return this.join(sink, paramsRaw); // ended meanwhile
     const id = newId();
     s.members.set(id, sink);
     const mine = this.bySink.get(sink) ?? new Map<string, Shared>();
