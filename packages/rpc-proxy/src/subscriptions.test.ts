@@ -13,6 +13,8 @@ let url: string;
 const subscribed: string[] = [];
 const unsubscribed: string[] = [];
 let hold: Promise<void> | undefined;
+/** eth_subscribe params the stand-in refuses (as a node refusing a filter). */
+const refuse = new Set<string>();
 const connections: WebSocket[] = [];
 
 beforeAll(async () => {
@@ -23,7 +25,9 @@ beforeAll(async () => {
     connections.push(ws);
     ws.on("message", async (d) => {
       const { id, method, params } = JSON.parse(d.toString());
-      if (method === "eth_subscribe") {
+      if (method === "eth_subscribe" && refuse.has(JSON.stringify(params))) {
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: "no" } }));
+      } else if (method === "eth_subscribe") {
         const sub = `0x${(subscribed.length + 1).toString(16)}`;
         subscribed.push(sub);
         await hold;
@@ -104,6 +108,39 @@ describe("subscriptions over the upstream WebSocket", () => {
       expect(hub.unsubscribe(greedy, ids[0]!)).toBe(true);
       expect("id" in (await hub.subscribe(greedy, logs(999)))).toBe(true);
     } finally {
+      hub.close();
+      pool.close();
+    }
+  });
+
+  it("after a drop, one subscription the node now refuses does not undo the others: they are made, it is asked again", async () => {
+    const pool = new UpstreamPool(parseUpstreams(url), {
+      timeoutMs: 5000,
+      retries: 0,
+      healthIntervalMs: 60_000,
+      maxLagBlocks: 5,
+      balance: "priority",
+    });
+    const hub = new SubscriptionHub(pool, 5000);
+    const sink = { send: () => {} };
+    const [heads, picky] = [
+      '["newHeads"]',
+      '["logs",{"address":"0x00000000000000000000000000000000000000ab"}]',
+    ];
+    try {
+      for (const p of [heads, picky]) expect("id" in (await hub.subscribe(sink, p))).toBe(true);
+      refuse.add(picky);
+      const before = subscribed.length;
+      const drops = connections.length;
+      connections.at(-1)!.terminate();
+      await until(() => subscribed.length > before); // newHeads made again
+      await new Promise((r) => setTimeout(r, 1500)); // the refused one asked again meanwhile
+      expect(connections.length).toBe(drops + 1); // one new link, never closed for the refusal
+      refuse.delete(picky);
+      await until(() => subscribed.length >= before + 2); // made once the node takes it
+      expect(connections.length).toBe(drops + 1);
+    } finally {
+      refuse.clear();
       hub.close();
       pool.close();
     }

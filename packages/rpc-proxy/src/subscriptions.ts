@@ -14,7 +14,7 @@ interface Shared {
   readonly key: string;
   readonly paramsRaw: string;
   nodeId: string | undefined;
-  ready: Promise<{ error?: string }>;
+  ready: Promise<{ error?: string; refused?: boolean }>;
   /** Client subscription id → where its notifications go. */
   readonly members: Map<string, SubscriberSink>;
   /** newPendingTransactions: the next poll of the node's filter. */
@@ -113,17 +113,29 @@ export class SubscriptionHub {
     return this.connecting;
   }
 
-  private async open(s: Shared): Promise<{ error?: string }> {
+  /**
+   * Makes `s` at the node. `refused`: the node answered, refusing it (the link is well); otherwise
+   * an error means the link failed.
+   */
+  private async open(s: Shared): Promise<{ error?: string; refused?: boolean }> {
     try {
       const link = await this.connect();
       const pending = s.paramsRaw === PENDING_TXS;
       const a = pending
         ? await link.request("eth_newPendingTransactionFilter", "[]")
         : await link.request("eth_subscribe", s.paramsRaw);
-      if (a.error || !a.result) return { error: a.error ?? errorObject(ERR.INTERNAL, "no answer") };
+      if (a.error || !a.result) {
+        const code = a.error ? (JSON.parse(a.error) as { code?: number }).code : undefined;
+        const linkFailed = link.closed || code === ERR.UNAVAILABLE || code === ERR.TIMEOUT;
+        return {
+          error: a.error ?? errorObject(ERR.INTERNAL, "no answer"),
+          refused: !linkFailed,
+        };
+      }
       const nodeId = JSON.parse(a.result) as string;
       // cosmos/evm answers a filter it could not make with the reason in place of the id
-      if (!/^0x[0-9a-f]+$/i.test(nodeId)) return { error: errorObject(ERR.INTERNAL, nodeId) };
+      if (!/^0x[0-9a-f]+$/i.test(nodeId))
+        return { error: errorObject(ERR.INTERNAL, nodeId), refused: true };
       if (this.shared.get(s.key) !== s) {
         // Every client left while it was being made: end it at the node, keep nothing.
         link.request(endMethod(s), JSON.stringify([nodeId])).catch(() => {});
@@ -277,12 +289,16 @@ export class SubscriptionHub {
       this.retryTimer = undefined;
       this.resubscribing = true;
       let failed = false;
+      let refused = false;
       try {
         for (const s of [...this.shared.values()]) {
           // Made meanwhile, or every client left it.
           if (s.nodeId !== undefined || this.shared.get(s.key) !== s) continue;
           s.ready = this.open(s);
-          if ((await s.ready).error) {
+          const r = await s.ready;
+          // One the node refuses now is asked again later; the others go on over this link.
+          if (r.error && r.refused) refused = true;
+          else if (r.error) {
             failed = true;
             break;
           }
@@ -294,6 +310,10 @@ export class SubscriptionHub {
         this.again = false;
         this.retryMs = Math.min(this.retryMs * 2, 5000);
         this.lostRetry();
+      } else if (refused) {
+        this.again = false;
+        this.retryMs = Math.min(this.retryMs * 2, 5000);
+        this.resubscribe();
       } else if (this.again) {
         this.again = false;
         this.resubscribe();
