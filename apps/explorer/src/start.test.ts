@@ -193,7 +193,10 @@ describe("npm start: a sample copy it cannot replay (damaged, or a full disk)", 
     const r = await failedStart(
       startService(dataDir, await freePort(), { SAMPLE_REPLAY_BLOCKS: "0" }),
     );
-    expect(r.code).toBe(1); // with the replay's error (RawBlockFormatError) in its log
+    expect(r).toEqual({
+      code: 1,
+      last: `explorer: BadSetup: the sample copy ${join(dataDir, "sample", "log.dat")} is damaged (not a gzip record: incorrect header check): delete ${dataDir} to start over`,
+    });
   }, 60_000);
 });
 

@@ -17,6 +17,7 @@ import {
 } from "@explorer/api";
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
+import { RawBlockFormatError } from "@explorer/raw-block";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import { callbackWarner, publicUrl, type ReadyCheck, serveAdmin } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
@@ -99,9 +100,17 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
         ? `no node given (--comet-rpc): serving the bundled sample chain (heights 1..${last}); ${plan.instantUpTo < last ? `heights ${plan.instantUpTo + 1}..${last} are replayed at their recorded pace, so the stream shows new blocks for a while` : "all at once (no replay)"}`
         : `resuming the sample replay at height ${have + 1} of ${last}`,
     );
-    const replay = yield* Effect.tryPromise((signal) =>
-      replaySample(sample, log, plan, { signal }),
-    ).pipe(
+    const replay = yield* Effect.tryPromise({
+      try: (signal) => replaySample(sample, log, plan, { signal }),
+      // A copy that does not read back (a crash mid-write, a disk fault) is said as such, with
+      // what to do; other failures (a full disk) as they are.
+      catch: (e) =>
+        e instanceof RawBlockFormatError
+          ? new BadSetup({
+              message: `the sample copy ${join(copyDir, "log.dat")} is damaged (${e.message}): delete ${dataDir} to start over`,
+            })
+          : e,
+    }).pipe(
       Effect.andThen(Effect.logInfo(`sample replay done: heights 1..${last} served`)),
       Effect.forkScoped({ startImmediately: true }),
     );
