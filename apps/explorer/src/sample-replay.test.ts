@@ -27,26 +27,39 @@ describe("sample replay", () => {
     const last = (await sample.lastHeight()) as number;
     const targetDir = mkdtempSync(join(tmpdir(), "sample-dst-"));
     let target = EmbeddedLog.open({ dir: targetDir });
-    // Stop the paced part after a few blocks, then resume in a new run.
+    // The waits the paced part asks for, in place of a timer; the first run is stopped after a
+    // few, the second resumes where it ended.
+    const waits: number[] = [];
     const ac = new AbortController();
     let pacedFrom = 0;
-    const t0 = Date.now();
     const first = replaySample(sample, target, planReplay(last, 6), {
       signal: ac.signal,
       onPacedStart: (h) => {
         pacedFrom = h;
-        setTimeout(() => ac.abort(), 700);
+      },
+      pause: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 3) ac.abort();
       },
     });
     await first;
     expect(pacedFrom).toBe(last - 5);
     const stoppedAt = (await target.lastHeight()) as number;
-    expect(stoppedAt).toBeGreaterThanOrEqual(last - 6);
-    expect(stoppedAt).toBeLessThan(last);
+    expect(stoppedAt).toBe(last - 4); // two paced blocks in, the third stopped while it waited
     await target.close();
     target = EmbeddedLog.open({ dir: targetDir });
-    await replaySample(sample, target, planReplay(last, 6));
-    expect(Date.now() - t0).toBeGreaterThan(1000); // the paced blocks were ~500 ms apart
+    const resumed: number[] = [];
+    await replaySample(sample, target, planReplay(last, 6), {
+      pause: async (ms) => {
+        resumed.push(ms);
+      },
+    });
+    // Only the paced blocks waited, each as long as the recorded blocks were apart (~0.5 s); the
+    // resumed run starts at the last block written (already there: no wait), then waits again.
+    expect(waits).toHaveLength(3);
+    expect(resumed).toHaveLength(1 + (last - stoppedAt));
+    expect(resumed[0]).toBe(0);
+    for (const ms of [...waits, ...resumed.slice(1)]) expect(ms).toBeGreaterThan(100);
     const copied: string[] = [];
     for await (const e of target.read(1, { follow: false })) copied.push(`${e.kind}:${e.key}`);
     const original: string[] = [];

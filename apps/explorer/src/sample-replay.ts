@@ -38,8 +38,14 @@ export const replaySample = async (
   sample: RawLog,
   target: RawLog,
   plan: ReplayPlan,
-  opts: { signal?: AbortSignal; onPacedStart?: (from: number) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    onPacedStart?: (from: number) => void;
+    /** How a paced block waits its turn (default: a timer). */
+    pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  } = {},
 ): Promise<void> => {
+  const pause = opts.pause ?? sleep;
   const from = (await target.lastHeight()) ?? 1;
   let prevTime: string | undefined;
   let announced = false;
@@ -59,7 +65,7 @@ export const replaySample = async (
         announced = true;
         opts.onPacedStart?.(e.height);
       }
-      await sleep(paceDelayMs(prevTime, time), opts.signal);
+      await pause(paceDelayMs(prevTime, time), opts.signal);
       if (opts.signal?.aborted) return;
     }
     await target.appendBlock(e.height, e.payload);

@@ -53,11 +53,23 @@ describe("infra/compose/compose.yaml", () => {
   );
 
   it("puts the apps on the production backends: NATS for the log, the ClickHouse server for tables", () => {
+    const env = (name: string) => compose.services[name]?.environment ?? {};
+    // The api too: with the embedded log it could not record contract verifications (503).
+    for (const name of ["ingester", "projector", "api"])
+      expect([name, env(name).LOG_BACKEND, env(name).NATS_URL]).toEqual([
+        name,
+        "nats",
+        "nats://nats:4222",
+      ]);
+    for (const name of ["migrate", "projector", "api"])
+      expect([name, env(name).STORE_URL]).toEqual([
+        name,
+        expect.stringMatching(/^http:\/\/.*@clickhouse:8123$/),
+      ]);
     for (const [name, s] of apps) {
-      const env = s.environment ?? {};
-      // The api too: with the embedded log it could not record contract verifications (503).
-      if ("NATS_URL" in env) expect([name, env.LOG_BACKEND]).toEqual([name, "nats"]);
-      if ("STORE_URL" in env) expect(env.STORE_URL).toMatch(/^http:\/\/.*@clickhouse:8123$/);
+      const e = s.environment ?? {};
+      if ("NATS_URL" in e) expect([name, e.LOG_BACKEND]).toEqual([name, "nats"]);
+      if ("STORE_URL" in e) expect(e.STORE_URL).toMatch(/^http:\/\/.*@clickhouse:8123$/);
     }
     // Etherscan clients send the chain's EVM id; the api's default is the reference chain's.
     expect(compose.services.api?.environment?.EVM_CHAIN_ID).toMatch(/^\$\{EVM_CHAIN_ID:\?/);
