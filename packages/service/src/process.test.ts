@@ -12,6 +12,9 @@ describe("isAlive", () => {
     // 0 and negative ids would signal process groups; NaN comes from an unreadable pid file.
     for (const pid of [0, -1, Number.NaN, 1.5]) expect(isAlive(pid)).toBe(false);
   });
+  it("is true for pid 1 (init: another user's process when not run as root, signalling it EPERM)", () => {
+    expect(isAlive(1)).toBe(true);
+  });
   // Needs root, to run the check as another user: this process, root's, is one it may not signal.
   it.skipIf(process.getuid?.() !== 0)("is true for a process of another user", () => {
     const r = spawnSync(
