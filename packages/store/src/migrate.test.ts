@@ -162,6 +162,6 @@ describe("migrations on chDB", () => {
     const stop = new AbortController();
     const waiting = awaitMigratedSet(ch, "never", { intervalMs: 20, signal: stop.signal });
     stop.abort();
-    await expect(waiting).rejects.toThrow();
+    await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
   });
 });
