@@ -86,6 +86,7 @@ describe("blocks", () => {
 
 describe("transactions", () => {
   it("every tx the scenario sent is found by its hash, with the intended outcome", async () => {
+    expect(scenario.sent.length).toBeGreaterThan(50);
     for (const s of scenario.sent) {
       const { status, body } = await get(`/txs/${s.hash}`);
       expect(status, s.label).toBe(200);

@@ -71,6 +71,7 @@ describe("Cosmos message types on chain", () => {
   });
 
   it("every tx the scenario sent is in its block with the intended outcome", () => {
+    expect(scenario.sent.length).toBeGreaterThan(50);
     for (const s of scenario.sent) {
       const isEvm = s.hash.startsWith("0x");
       const tx = isEvm
@@ -201,7 +202,10 @@ describe("EVM activity and token standards on chain", () => {
   });
 
   it("reverted EVM calls have receipt status 0, others 1", async () => {
-    for (const s of scenario.sent.filter((x) => x.hash.startsWith("0x"))) {
+    const evm = scenario.sent.filter((x) => x.hash.startsWith("0x"));
+    expect(evm.filter((s) => s.expect !== "success").length).toBeGreaterThan(0);
+    expect(evm.filter((s) => s.expect === "success").length).toBeGreaterThan(0);
+    for (const s of evm) {
       const r = await provider.getTransactionReceipt(s.hash);
       expect(r?.status, s.label).toBe(s.expect === "success" ? 1 : 0);
     }

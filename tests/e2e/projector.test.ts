@@ -198,6 +198,8 @@ describe("projector: the tables say what the node says", () => {
     const tokens = await rows<{ address: string; token_type: string }>(
       "SELECT address, token_type FROM explorer_1.contracts FINAL WHERE token_type != ''",
     );
+    // the scenario's tokens of every standard (CFC-20, CFC-721, ERC-1155), the fee token among them
+    expect(new Set(tokens.map((t) => t.token_type)).size).toBeGreaterThanOrEqual(3);
     const counts = new Map(
       (
         await rows<{ contract: string; n: string }>(
