@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
@@ -92,6 +93,38 @@ describe("projector", () => {
       "SELECT count() AS n FROM system.tables WHERE database = 'lk_meta' AND name = 'reindex_lock'",
     );
     expect(Number(left!.n)).toBe(0); // released
+  }, 120_000);
+
+  it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host", async () => {
+    const quiet = () => {};
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    await ch.command({ query: "CREATE DATABASE IF NOT EXISTS lg_meta" });
+    await ch.command({
+      query:
+        "CREATE TABLE lg_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
+    });
+    await ch.insert({
+      table: "lg_meta.reindex_lock",
+      values: [{ owner: `pid ${gone} on ${hostname()}`, since: Date.now() }],
+      format: "JSONEachRow",
+    });
+    expect(await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 1,
+    });
+    // a live holder of this host is respected
+    await ch.command({
+      query:
+        "CREATE TABLE lg_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
+    });
+    await ch.insert({
+      table: "lg_meta.reindex_lock",
+      values: [{ owner: `pid ${process.pid} on ${hostname()}`, since: Date.now() }],
+      format: "JSONEachRow",
+    });
+    await expect(
+      reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
+    ).rejects.toBeInstanceOf(ReindexBusy);
+    await ch.command({ query: "DROP TABLE lg_meta.reindex_lock" });
   }, 120_000);
 
   it("re-indexes into a new table set with the same tables, then switches to it", async () => {

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
+import { isAlive } from "@explorer/service/process";
 import { currentSet, metaDb, migrate, repointViews, setDb, switchSet } from "@explorer/store";
 import { type ProjectOptions, projectLog } from "./project.ts";
 import { TABLES } from "./writer.ts";
@@ -18,6 +19,12 @@ export class ReindexBusy extends Error {
  * (a chDB process that died, say) leaves it empty, and an empty one is taken over; a row left by
  * a re-index that died under a running server is named in the refusal, to drop by hand.
  */
+/** Whether a lock's owner (`pid <n> on <host>`) was a process of this host that no longer runs. */
+const heldByTheGone = (owner: string): boolean => {
+  const m = /^pid (\d+) on (.+)$/.exec(owner);
+  return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
+};
+
 const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,
@@ -36,10 +43,12 @@ const withReindexLock = async <T>(
       format: "JSONEachRow",
     });
     const [held] = await rs.json<{ owner: string; since: string }>();
-    if (held)
+    if (held && !heldByTheGone(held.owner))
       throw new ReindexBusy(
         `another re-index holds ${lock} (${held.owner}, since ${held.since} UTC); if none is running, DROP TABLE ${lock}`,
       );
+    // Empty (an engine restart), or left by a process of this host that is gone (killed): taken.
+    if (held) await ch.command({ query: `TRUNCATE TABLE ${lock}` });
   }
   await ch.insert({
     table: lock,
