@@ -79,6 +79,16 @@ describe("blocks", () => {
     expect(end.docs.at(-1).height).toBe(1);
     const asc = (await get("/blocks?limit=3&sort=height")).body;
     expect(asc.docs.map((b: { height: number }) => b.height)).toEqual([1, 2, 3]);
+    // the record's `timestamp` sorts as its height, on blocks, txs, holders and inventory alike
+    for (const list of ["blocks", "txs", "token-holders", "token-inventory"])
+      for (const dir of ["", "-"]) {
+        const byTime = (await get(`/${list}?limit=7&sort=${dir}timestamp`)).body.docs;
+        const field = list === "blocks" || list === "txs" ? "height" : "blockNumber";
+        expect(byTime.length, list).toBeGreaterThan(0);
+        expect(byTime, `${list} ${dir}timestamp`).toEqual(
+          (await get(`/${list}?limit=7&sort=${dir}${field}`)).body.docs,
+        );
+      }
     const range = (await get(`/blocks?from_height=10&to_height=12&limit=10`)).body;
     expect(range.docs.map((b: { height: number }) => b.height)).toEqual([12, 11, 10]);
   });
@@ -448,6 +458,7 @@ describe("every other filter, checked against the node", () => {
       `blockHash=${first.blockHash}`,
       `blockNumber=${first.blockNumber}`,
       `originAddress=${receipt.from.toLowerCase()}`,
+      `originAddress=${evmToBech32(receipt.from, "cosmos")}`, // an account: either form
     ]) {
       const docs = (await get(`/event-logs?${q}&limit=100`)).body.docs;
       expect(
@@ -490,6 +501,9 @@ describe("every other filter, checked against the node", () => {
     expect(c.bytecode).toBe(await provider.getCode(factory, creation.height));
     const byCreator = (await get(`/contracts?creatorAddress=${factory}`)).body.docs;
     expect(byCreator.length).toBeGreaterThanOrEqual(2); // the children it created
+    expect(
+      (await get(`/contracts?creatorAddress=${evmToBech32(factory, "cosmos")}`)).body.docs,
+    ).toEqual(byCreator);
     expect(
       (await get(`/contracts?txHash=${creation.hash}`)).body.docs.map(
         (x: any) => x.contractAddress,
@@ -534,9 +548,13 @@ describe("every other filter, checked against the node", () => {
     const byIds = (await get(`/token-inventory?contractAddress=${nft}&tokenIds=1,2`)).body.docs;
     expect(byIds.map((t: any) => t.tokenId).sort()).toEqual(["1", "2"]);
     const creator = (await get(`/contracts/${nft}`)).body.creatorAddress;
+    const byNftCreator = (await get(`/token-inventory?creatorAddress=${creator}&limit=100`)).body
+      .docs;
+    expect(byNftCreator.length).toBeGreaterThanOrEqual(byIds.length);
     expect(
-      (await get(`/token-inventory?creatorAddress=${creator}&limit=100`)).body.docs.length,
-    ).toBeGreaterThanOrEqual(byIds.length);
+      (await get(`/token-inventory?creatorAddress=${evmToBech32(creator, "cosmos")}&limit=100`))
+        .body.docs,
+    ).toEqual(byNftCreator);
   });
 
   it("addresses by address list and validator; validators by address; sorts both ways", async () => {
@@ -547,9 +565,23 @@ describe("every other filter, checked against the node", () => {
     expect(two).toEqual([alice.bech32, bob.bech32].sort());
     const vals = (await get("/validators")).body.docs;
     const op = vals[0].validator.operator_address;
-    const acct = (await get(`/addresses?validatorAddress=${op}`)).body.docs;
-    expect(acct.map((a: any) => a.mx)).toEqual([vals[0].validator.mxAddress]);
-    expect(acct[0].isValidator).toBe(true);
+    // its delegators, as the node lists them at the projected height (the operator among them)
+    const top = (await get("/blocks/latest")).body.height;
+    for (const v of vals) {
+      const valoper = v.validator.operator_address;
+      const delegators = (await get(`/addresses?validatorAddress=${valoper}&limit=100`)).body.docs
+        .map((a: any) => a.mx)
+        .sort();
+      const node = (await (
+        await fetch(`${e.rest}/cosmos/staking/v1beta1/validators/${valoper}/delegations`, {
+          headers: { "x-cosmos-block-height": String(top) },
+        })
+      ).json()) as { delegation_responses: { delegation: { delegator_address: string } }[] };
+      expect(delegators, valoper).toEqual(
+        node.delegation_responses.map((d) => d.delegation.delegator_address).sort(),
+      );
+      expect(delegators).toContain(v.validator.mxAddress);
+    }
     expect(
       (await get(`/validators?address=${op}`)).body.docs.map(
         (v: any) => v.validator.operator_address,
@@ -602,7 +634,9 @@ describe("search and errors", () => {
     expect(tx.body.kind).toBe("transaction");
     // The record unchanged: as /txs/{hash} answers it.
     expect(tx.body.record).toEqual((await get(`/txs/${scenario.sent[0]!.hash}`)).body);
-    expect((await get(`/search?value=${alice.evm}`)).body.kind).toBe("address");
+    const account = (await get(`/search?value=${alice.evm}`)).body;
+    expect(account.kind).toBe("address");
+    expect(account.record).toEqual((await get(`/addresses/${alice.evm}`)).body); // rewards too
     expect((await get(`/search?value=${scenario.contracts.TestToken}`)).body.kind).toBe("token");
     expect((await get(`/search?value=${scenario.contracts.Factory}`)).body.kind).toBe("contract");
     expect((await get("/search?value=scn")).body.record.symbol).toBe("SCN");

@@ -205,6 +205,23 @@ export const makeApp = (
   const keyOf = (st: StoreState, immutable: boolean, url: string) =>
     `${st.db}:v${st.verified}:${immutable ? "" : st.height}:${url}`; // a verification changes answers without a new height
 
+  // A route's literal path asked with a method it does not take, which a route with a parameter
+  // would otherwise take (GET /contracts/verify as /contracts/:address): 405, as elsewhere.
+  const literal = new Map<string, string[]>();
+  for (const r of routes)
+    if (!r.path.includes(":"))
+      literal.set(`/api/1.0${r.path}`, [
+        ...(literal.get(`/api/1.0${r.path}`) ?? []),
+        r.method.toUpperCase(),
+      ]);
+  app.use(async (ctx, next) => {
+    const methods = literal.get(ctx.path);
+    if (!methods || methods.includes(ctx.method === "HEAD" ? "GET" : ctx.method)) return next();
+    ctx.status = 405;
+    ctx.set("allow", [...methods, "OPTIONS"].join(", "));
+    ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}` };
+  });
+
   // A GET whose answer is already known for the current state is answered before routing: the
   // same URL gives the same answer, and it passed its route's validation when it was made.
   app.use(async (ctx, next) => {

@@ -118,7 +118,7 @@ export const evmAddress = (value: string, name = "address"): string => {
   return value.toLowerCase();
 };
 
-/** A Cosmos tx hash (64 hex, any case, optional 0x) → uppercase; an EVM hash → lowercase 0x. */
+/** A Cosmos tx hash (64 hex, any case, no prefix, as the SPEC writes it) → uppercase; an EVM hash (0x and 64 hex) → lowercase 0x. */
 export const txHash = (
   value: string,
   name = "hash",

@@ -315,6 +315,10 @@ describe("request size", () => {
     expect(onRoute.body.error).toMatch(/PROPFIND not allowed/);
     const elsewhere = await call("/api/1.0/nothing", { method: "TRACE", headers: bearer(SECRET) });
     expect(elsewhere.status).toBe(404);
+    // GET on POST /contracts/verify's path is that route's wrong method, not a bad address
+    const verify = await call("/api/1.0/contracts/verify", { headers: bearer(SECRET) });
+    expect([verify.status, verify.headers.allow]).toEqual([405, "POST, OPTIONS"]);
+    expect(verify.body.error).toMatch(/GET not allowed on \/api\/1\.0\/contracts\/verify/);
   });
 });
 

@@ -37,13 +37,12 @@ const addresses: Handler = (ctx) =>
       ...(list(q, "addresses") ?? []),
     ].map((a) => accountForms(a, prefix).bech32);
     if (wanted.length) w.in("address", "String", wanted);
+    // A validator's delegators: the accounts whose delegations (as of their last change) name
+    // it, its own account among them when it delegates to itself.
     const va = str(q, "validatorAddress");
     if (va !== undefined) {
       const op = validatorAddress(va, prefix, "validatorAddress");
-      w.and(
-        (b) =>
-          `address IN (SELECT account FROM {db}.validators FINAL WHERE operator_address = ${b("String", op)})`,
-      );
+      w.and((b) => `position(delegations, ${b("String", `"validator_address":"${op}"`)}) > 0`);
     }
     const bn = str(q, "blockNumber");
     if (bn !== undefined) w.eq("height", "UInt64", height(bn, "blockNumber"));

@@ -38,6 +38,7 @@ type Run = (h: Handler) => RouterMiddleware;
 const eventLogs: Handler = (ctx) =>
   Effect.gen(function* () {
     const db = yield* Db;
+    const { prefix } = yield* Settings;
     const q = ctx.query as Query;
     const sort = sortOf(q, SORTS.eventLogs, "-blockNumber");
     const st = yield* db.state;
@@ -46,7 +47,8 @@ const eventLogs: Handler = (ctx) =>
     const c = str(q, "contractAddress");
     if (c !== undefined) keys.push(`c:${evmAddress(c, "contractAddress")}`);
     const o = str(q, "originAddress");
-    if (o !== undefined) keys.push(`o:${evmAddress(o, "originAddress")}`);
+    // an account: either form
+    if (o !== undefined) keys.push(`o:${accountForms(o, prefix, "originAddress").evm}`);
     const tx = str(q, "transactionHash");
     if (tx !== undefined) keys.push(`x:${evmHash(tx, "transactionHash")}`);
     const bh = str(q, "blockHash");
@@ -107,6 +109,7 @@ const contractsList =
   (ctx) =>
     Effect.gen(function* () {
       const db = yield* Db;
+      const { prefix } = yield* Settings;
       const q = ctx.query as Query;
       const p = pageOf(q);
       const sort = sortOf(q, SORTS.contracts, "-blockNumber");
@@ -117,7 +120,8 @@ const contractsList =
       const ca = str(q, "contractAddress");
       if (ca !== undefined) w.eq("c.address", "String", evmAddress(ca, "contractAddress"));
       const cr = str(q, "creatorAddress");
-      if (cr !== undefined) w.eq("c.creator", "String", evmAddress(cr, "creatorAddress"));
+      if (cr !== undefined)
+        w.eq("c.creator", "String", accountForms(cr, prefix, "creatorAddress").evm);
       const tx = str(q, "txHash") ?? str(q, "txHashCreate");
       if (tx !== undefined) w.eq("c.tx_hash", "String", evmHash(tx, "txHash"));
       const bn = str(q, "blockNumber");
@@ -272,7 +276,8 @@ const inventory: Handler = (ctx) =>
     const ca = str(q, "contractAddress");
     if (ca !== undefined) w.eq("i.contract", "String", evmAddress(ca, "contractAddress"));
     const cr = str(q, "creatorAddress");
-    if (cr !== undefined) w.eq("c.creator", "String", evmAddress(cr, "creatorAddress"));
+    if (cr !== undefined)
+      w.eq("c.creator", "String", accountForms(cr, prefix, "creatorAddress").evm);
     const ow = str(q, "ownerAddress");
     if (ow !== undefined) w.eq("i.owner", "String", accountForms(ow, prefix, "ownerAddress").evm);
     const ids = list(q, "tokenIds");

@@ -5,8 +5,8 @@
  * own field names for it (a token's `blockNumberCreate` and `timestamp` order as `blockNumber`).
  */
 export const SORTS = {
-  txs: { height: "height" },
-  blocks: { height: "height" },
+  txs: { height: "height", timestamp: "height" },
+  blocks: { height: "height", timestamp: "height" },
   addresses: { blockNumber: "height", timestamp: "height", address: "address", mx: "address" },
   richList: { balance: "amount" },
   validators: {
@@ -27,8 +27,12 @@ export const SORTS = {
     transferCount: "transfer_count",
   },
   transfers: { blockNumber: "t.block_number", timestamp: "t.block_number" },
-  holders: { balance: "h.balance", blockNumber: "h.height" },
-  inventory: { blockNumber: "i.height", tokenId: "toUInt256OrZero(i.token_id)" },
+  holders: { balance: "h.balance", blockNumber: "h.height", timestamp: "h.height" },
+  inventory: {
+    blockNumber: "i.height",
+    timestamp: "i.height",
+    tokenId: "toUInt256OrZero(i.token_id)",
+  },
 } as const satisfies Record<string, Record<string, string>>;
 
 export type SortTable = Readonly<Record<string, string>>;

@@ -25,7 +25,7 @@ const tokenList = [
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
   q("contractAddress", "evmAddress", "the token contract"),
   q("txHashCreate", "evmHash", "the creating transaction"),
-  q("creatorAddress", "evmAddress", "the creator"),
+  q("creatorAddress", "account", "the creator, either form"),
 ];
 const transferFilters = [
   q("contractAddress", "evmAddress", "the token contract"),
@@ -116,7 +116,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     sort: sortNames(SORTS.addresses),
     params: [
       q("address", "account", "one account"),
-      q("validatorAddress", "validator", "the operator's account"),
+      q("validatorAddress", "validator", "the validator's delegators (accounts delegating to it)"),
       q("addresses", "accounts", "accounts"),
       q("blockNumber", "height", "height of the last change"),
     ],
@@ -189,7 +189,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     sort: sortNames(SORTS.eventLogs),
     params: [
       q("blockHash", "evmHash", "EVM block hash"),
-      q("originAddress", "evmAddress", "the transaction's sender"),
+      q("originAddress", "account", "the transaction's sender, either form"),
       q("transactionHash", "evmHash", "the transaction"),
       q("transactionIndex", "int", "index of the log in its transaction"),
       q("blockNumber", "height", "the block"),
@@ -216,7 +216,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     params: [
       q("contractAddress", "evmAddress", "the contract"),
       q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
-      q("creatorAddress", "evmAddress", "the creator"),
+      q("creatorAddress", "account", "the creator, either form"),
       q("txHash", "evmHash", "the creating transaction"),
       q("blockNumber", "height", "creation block"),
       q("verified", "bool", "verified source"),
@@ -286,7 +286,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     sort: sortNames(SORTS.inventory),
     params: [
       q("contractAddress", "evmAddress", "the collection"),
-      q("creatorAddress", "evmAddress", "the collection's creator"),
+      q("creatorAddress", "account", "the collection's creator, either form"),
       q("ownerAddress", "account", "the owner"),
       q("tokenIds", "tokenIds", "token ids"),
       q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),

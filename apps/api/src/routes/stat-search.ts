@@ -120,7 +120,8 @@ const search: Handler = (ctx) =>
         "SELECT * FROM {db}.addresses FINAL WHERE address = {a:String}",
         { a: forms.bech32 },
       );
-      if (a) return { kind: "address", record: addressRecord(a, yield* validatorAccounts, false) };
+      // as /addresses/{address} answers it, rewards included
+      if (a) return { kind: "address", record: addressRecord(a, yield* validatorAccounts, true) };
     }
     const [tok] = yield* db.query<ContractRow>(
       `${CONTRACT_SQL} WHERE c.token_type != '' AND (lower(c.symbol) = lower({v:String}) OR lower(c.name) = lower({v:String})) ORDER BY c.block_number LIMIT 1`,
