@@ -27,6 +27,16 @@ import { listenLocal } from "../lib/net.ts";
 const scenario = inject("scenario");
 const natsUrl = inject("natsUrl");
 const e = endpoints(nodePorts(0));
+
+/** One call of the node's EVM JSON-RPC; its result. */
+const evmCall = async <T>(method: string, params: unknown[]): Promise<T> => {
+  const r = await fetch(e.evmRpc, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await r.json()) as { result: T }).result;
+};
 const stop = scenario.toHeight;
 const nodeEnv = {
   COMET_RPC_URL: e.cometRpc,
@@ -97,17 +107,9 @@ describe("ingester: clean run", () => {
     expect(withEvm.length).toBeGreaterThan(10);
     for (const b of clean.blocks) {
       // Asked of the node now, not taken from the log (which may hold receipts built this way).
-      const r = await fetch(e.evmRpc, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "eth_getBlockReceipts",
-          params: [`0x${b.height.toString(16)}`],
-        }),
-      });
-      const node = ((await r.json()) as { result: unknown[] | null }).result ?? [];
+      const node =
+        (await evmCall<unknown[] | null>("eth_getBlockReceipts", [`0x${b.height.toString(16)}`])) ??
+        [];
       expect(node.length, `height ${b.height}`).toBe(b.evm.receipts.length);
       expect(
         JSON.stringify(receiptsFromResults(b.comet.blockResults, b.evm.block)),
@@ -122,20 +124,12 @@ describe("ingester: clean run", () => {
     const airdrop = scenario.sent.find((s) => s.label.startsWith("fee-token airdrop"))!;
     const block = clean.blocks.find((b) => b.height === airdrop.height)!;
     // balanceOf(grace) asked of the node at that height
-    const r = await fetch(e.evmRpc, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "eth_call",
-        params: [
-          { to: fot, data: `0x70a08231${grace.slice(2).padStart(64, "0")}` },
-          `0x${airdrop.height.toString(16)}`,
-        ],
-      }),
-    });
-    const onNode = BigInt(((await r.json()) as { result: string }).result);
+    const onNode = BigInt(
+      await evmCall<string>("eth_call", [
+        { to: fot, data: `0x70a08231${grace.slice(2).padStart(64, "0")}` },
+        `0x${airdrop.height.toString(16)}`,
+      ]),
+    );
     expect(onNode).toBeGreaterThan(0n);
     expect(block.tokens[fot]?.balances[grace]).toBe(onNode.toString());
   });

@@ -67,18 +67,22 @@ describe("projector", () => {
     expect(await checksums(ch, "p_1")).toEqual(before);
   }, 120_000);
 
-  it("re-indexes one at a time: a second is refused, naming the first; a lock an engine restart emptied is taken over", async () => {
-    const quiet = () => {};
-    await ch.command({ query: "CREATE DATABASE IF NOT EXISTS lk_meta" });
+  /** `<base>_meta.reindex_lock` as a re-index holding it leaves it, held by `owner`. */
+  const heldLock = async (base: string, owner: string) => {
+    await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${base}_meta` });
     await ch.command({
-      query:
-        "CREATE TABLE lk_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
+      query: `CREATE TABLE ${base}_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory`,
     });
     await ch.insert({
-      table: "lk_meta.reindex_lock",
-      values: [{ owner: "pid 4242 on elsewhere", since: Date.now() }],
+      table: `${base}_meta.reindex_lock`,
+      values: [{ owner, since: Date.now() }],
       format: "JSONEachRow",
     });
+  };
+
+  it("re-indexes one at a time: a second is refused, naming the first; a lock an engine restart emptied is taken over", async () => {
+    const quiet = () => {};
+    await heldLock("lk", "pid 4242 on elsewhere");
     const busy = reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet);
     await expect(busy).rejects.toBeInstanceOf(ReindexBusy);
     await expect(busy).rejects.toThrow(
@@ -98,29 +102,12 @@ describe("projector", () => {
   it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host", async () => {
     const quiet = () => {};
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
-    await ch.command({ query: "CREATE DATABASE IF NOT EXISTS lg_meta" });
-    await ch.command({
-      query:
-        "CREATE TABLE lg_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
-    });
-    await ch.insert({
-      table: "lg_meta.reindex_lock",
-      values: [{ owner: `pid ${gone} on ${hostname()}`, since: Date.now() }],
-      format: "JSONEachRow",
-    });
+    await heldLock("lg", `pid ${gone} on ${hostname()}`);
     expect(await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
       set: 1,
     });
     // a live holder of this host is respected
-    await ch.command({
-      query:
-        "CREATE TABLE lg_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory",
-    });
-    await ch.insert({
-      table: "lg_meta.reindex_lock",
-      values: [{ owner: `pid ${process.pid} on ${hostname()}`, since: Date.now() }],
-      format: "JSONEachRow",
-    });
+    await heldLock("lg", `pid ${process.pid} on ${hostname()}`);
     await expect(
       reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
     ).rejects.toBeInstanceOf(ReindexBusy);

@@ -42,6 +42,25 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((r) => server.close(r)));
 
+/** A subscription hub over the stand-in node alone; `close` ends both. */
+const hubOverStandIn = () => {
+  const pool = new UpstreamPool(parseUpstreams(url), {
+    timeoutMs: 5000,
+    retries: 0,
+    healthIntervalMs: 60_000,
+    maxLagBlocks: 5,
+    balance: "priority",
+  });
+  const hub = new SubscriptionHub(pool, 5000);
+  return {
+    hub,
+    close: () => {
+      hub.close();
+      pool.close();
+    },
+  };
+};
+
 const until = async (done: () => boolean) => {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
   expect(done()).toBe(true);
@@ -49,14 +68,7 @@ const until = async (done: () => boolean) => {
 
 describe("subscriptions over the upstream WebSocket", () => {
   it("a client that leaves while its subscription is being made again leaves nothing at the node", async () => {
-    const pool = new UpstreamPool(parseUpstreams(url), {
-      timeoutMs: 5000,
-      retries: 0,
-      healthIntervalMs: 60_000,
-      maxLagBlocks: 5,
-      balance: "priority",
-    });
-    const hub = new SubscriptionHub(pool, 5000);
+    const { hub, close } = hubOverStandIn();
     const sink = { send: () => {} };
     try {
       const r = await hub.subscribe(sink, '["newHeads"]');
@@ -73,20 +85,12 @@ describe("subscriptions over the upstream WebSocket", () => {
       await until(() => unsubscribed.includes("0x2"));
       expect(hub.stats()).toEqual({ clients: 0, node: 0 });
     } finally {
-      hub.close();
-      pool.close();
+      close();
     }
   });
 
   it("one connection holds at most 100 subscriptions; an unsubscribe makes room; others are unaffected", async () => {
-    const pool = new UpstreamPool(parseUpstreams(url), {
-      timeoutMs: 5000,
-      retries: 0,
-      healthIntervalMs: 60_000,
-      maxLagBlocks: 5,
-      balance: "priority",
-    });
-    const hub = new SubscriptionHub(pool, 5000);
+    const { hub, close } = hubOverStandIn();
     const [greedy, other] = [{ send: () => {} }, { send: () => {} }];
     const logs = (i: number) => `["logs",{"address":"0x${i.toString(16).padStart(40, "0")}"}]`;
     try {
@@ -108,20 +112,12 @@ describe("subscriptions over the upstream WebSocket", () => {
       expect(hub.unsubscribe(greedy, ids[0]!)).toBe(true);
       expect("id" in (await hub.subscribe(greedy, logs(999)))).toBe(true);
     } finally {
-      hub.close();
-      pool.close();
+      close();
     }
   });
 
   it("after a drop, one subscription the node now refuses does not undo the others: they are made, it is asked again", async () => {
-    const pool = new UpstreamPool(parseUpstreams(url), {
-      timeoutMs: 5000,
-      retries: 0,
-      healthIntervalMs: 60_000,
-      maxLagBlocks: 5,
-      balance: "priority",
-    });
-    const hub = new SubscriptionHub(pool, 5000);
+    const { hub, close } = hubOverStandIn();
     const sink = { send: () => {} };
     const [heads, picky] = [
       '["newHeads"]',
@@ -141,8 +137,7 @@ describe("subscriptions over the upstream WebSocket", () => {
       expect(connections.length).toBe(drops + 1);
     } finally {
       refuse.clear();
-      hub.close();
-      pool.close();
+      close();
     }
   });
 });

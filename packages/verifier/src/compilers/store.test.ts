@@ -33,19 +33,25 @@ describe("compiler store", () => {
     );
   });
 
-  it("fetches again a cached build whose bytes no longer match its sha256", async () => {
-    const fetched: string[] = [];
-    const store = new CompilerStore({
-      cacheDir: cacheDir(),
-      builds: localBuildsDir(),
-      onFetch: (_r, s) => fetched.push(s),
-    });
-    const path = await store.soljson(release);
-    writeFileSync(path, "tampered");
-    expect(store.cached(release)).toBe(false);
-    await store.soljson(release);
-    expect(readFileSync(path).equals(readFileSync(localSoljson))).toBe(true);
-    expect(fetched.length).toBe(2);
+  it("fetches again a cached build whose bytes no longer match its sha256, or whose manifest a crash cut short", async () => {
+    for (const damage of [
+      (path: string) => writeFileSync(path, "tampered"),
+      (path: string) => writeFileSync(join(path, "..", "manifest.json"), '{"long":"v0.8'),
+    ]) {
+      const fetched: string[] = [];
+      const store = new CompilerStore({
+        cacheDir: cacheDir(),
+        builds: localBuildsDir(),
+        onFetch: (_r, s) => fetched.push(s),
+      });
+      const path = await store.soljson(release);
+      damage(path);
+      expect(store.cached(release)).toBe(false);
+      expect(await store.soljson(release)).toBe(path);
+      expect(readFileSync(path).equals(readFileSync(localSoljson))).toBe(true);
+      expect(store.cached(release)).toBe(true);
+      expect(fetched.length).toBe(2);
+    }
   });
 
   it("an http source must list the build's sha256, and the bytes must match it", async () => {
@@ -75,21 +81,6 @@ describe("compiler store", () => {
     } finally {
       server.close();
     }
-  });
-
-  it("a manifest cut short (a crash while writing) counts as not cached: fetched again", async () => {
-    const fetched: string[] = [];
-    const store = new CompilerStore({
-      cacheDir: cacheDir(),
-      builds: localBuildsDir(),
-      onFetch: (_r, s) => fetched.push(s),
-    });
-    const path = await store.soljson(release);
-    writeFileSync(join(path, "..", "manifest.json"), '{"long":"v0.8');
-    expect(store.cached(release)).toBe(false);
-    expect(await store.soljson(release)).toBe(path);
-    expect(store.cached(release)).toBe(true);
-    expect(fetched.length).toBe(2);
   });
 
   it("fetches two builds at once; up to 8 wait their turn, more are refused at once (unavailable)", async () => {
