@@ -84,6 +84,15 @@ describe("stream hub", () => {
     for (let i = 1; i < loads.length; i++) expect(loads[i]![0]).toBe(loads[i - 1]![1] + 1);
     expect(loads.at(-1)![1]).toBe(60);
     expect(loads.length).toBeLessThanOrEqual(3);
+    // more than one load's 100 heights at once: all in the same round, no wait between loads
+    loads.length = 0;
+    await hub.projected(310);
+    expect(hub.lastEmitted).toBe(310);
+    expect(loads).toEqual([
+      [61, 160],
+      [161, 260],
+      [261, 310],
+    ]);
   });
 
   it("a store behind the announcement (a replica) is asked again: heights come late, none skipped; heights below a store's first are not waited for", async () => {

@@ -166,7 +166,8 @@ export class StreamHub {
     }
     while (this.last < this.target) {
       const to = Math.min(this.target, this.last + 100);
-      const { events, through } = await this.load(this.last + 1, to);
+      const before = this.last;
+      const { events, through } = await this.load(before + 1, to);
       for (const e of events) {
         if (e.height > through) break;
         this.emit(e);
@@ -175,7 +176,7 @@ export class StreamHub {
         this.last = e.height;
         this.admitWaiting();
       }
-      if (through <= this.last) {
+      if (through <= before) {
         // Announced, but not in this store yet: ask again soon, skipping nothing.
         this.askAgain(this.retryMs);
         return;
