@@ -28,6 +28,9 @@ export const SUBSCRIPTION_NAMES: ReadonlySet<string> = new Set([
   "syncing",
 ]);
 
+/** Subscriptions one client connection may hold at once. */
+export const MAX_PER_CLIENT = 100;
+
 /**
  * `["newPendingTransactions"]` is served from a pending-transaction filter on the node, polled
  * every PENDING_POLL_MS, not from a node subscription: cosmos/evm up to v0.3 leaves a goroutine
@@ -35,9 +38,6 @@ export const SUBSCRIPTION_NAMES: ReadonlySet<string> = new Set([
  * keeps reading the closed event channel; fixed in v0.4, see zeta-chain/node#4641), while its
  * filters end cleanly. The client sees the same eth_subscription notifications (tx hashes).
  */
-/** Subscriptions one client connection may hold at once. */
-export const MAX_PER_CLIENT = 100;
-
 const PENDING_TXS = '["newPendingTransactions"]';
 export const PENDING_POLL_MS = 250;
 
