@@ -8,13 +8,19 @@ import { Pool } from "undici";
 export class UpstreamFailure extends Error {
   constructor(
     message: string,
-    /** `refused`: the node refused the request itself (a 4xx such as 413: too large), not a fault of the node. */
+    /** `refused`: the node refused the request itself for its size (413, 414, 431), not a fault of the node. */
     readonly kind: "timeout" | "unreachable" | "bad-answer" | "refused",
     readonly sent: boolean,
   ) {
     super(message);
   }
 }
+
+/**
+ * Statuses that say the request itself was too large (geth's body limit: 413): any node would
+ * refuse it. Other 4xx (401, 403 from a gateway, 408, 429) are the node's own, and fail over.
+ */
+const REQUEST_TOO_LARGE = new Set([413, 414, 431]);
 
 /** Connection failures: the request never left. */
 const NOT_SENT = new Set([
@@ -71,9 +77,7 @@ export class HttpTarget {
     if (res.statusCode !== 200)
       throw new UpstreamFailure(
         `${this.host} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
-        res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 429
-          ? "refused"
-          : "bad-answer",
+        REQUEST_TOO_LARGE.has(res.statusCode) ? "refused" : "bad-answer",
         true,
       );
     return text;

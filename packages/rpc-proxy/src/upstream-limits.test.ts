@@ -80,4 +80,28 @@ describe("the node's body limit", () => {
     expect(bodies.map((b) => b.bytes > LIMIT)).toEqual([true]); // sent once
     expect(pool.upstreams.map((u) => u.up)).toEqual([true, true]);
   });
+
+  it("another 4xx (a gateway's 403) is the node's: the read goes to the next node, that one is marked down", async () => {
+    const gateway = createServer((_req, res) => res.writeHead(403).end("forbidden"));
+    await new Promise<void>((r) => gateway.listen(0, "127.0.0.1", r));
+    const good = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    const forbidding = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const two = new UpstreamPool(parseUpstreams(`${forbidding},${good}`), {
+      timeoutMs: 5000,
+      retries: 2,
+      healthIntervalMs: 60_000,
+      maxLagBlocks: 5,
+      balance: "priority",
+    });
+    const via = new RpcProxy({ policy: new Policy(), pool: two, batchLimit: 10, coalesce: 0 });
+    try {
+      const answer = JSON.parse((await via.handle(balance(1, "ab"), caller)).body);
+      expect(answer.error).toBeUndefined();
+      expect(answer.result).toMatch(/^0x/);
+      expect(two.upstreams.map((u) => u.up)).toEqual([false, true]);
+    } finally {
+      two.close();
+      gateway.close();
+    }
+  });
 });
