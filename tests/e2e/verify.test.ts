@@ -409,9 +409,9 @@ describe("verifications that succeed", () => {
     const statusOf = async (guid: string) =>
       (await etherscan({ module: "contract", action: "checkverifystatus", guid, apikey: KEY }))
         .result;
-    expect(await statusOf(guidOf(c.MathLib, 3_600_000))).toBe("Pass - Verified");
+    expect(await statusOf(guidOf(c.MathLib, 7_200_000))).toBe("Pass - Verified");
     expect(await statusOf(guidOf(c.MathLib, -60_000))).toBe("Pending in queue"); // after it
-    expect(await statusOf(guidOf(`0x${"12".repeat(20)}`, 3_600_000))).toMatch(
+    expect(await statusOf(guidOf(`0x${"12".repeat(20)}`, 7_200_000))).toMatch(
       /^Fail - Unable to verify\. This instance does not know the submission/,
     );
   }, 120_000);

@@ -12,19 +12,21 @@ export class ReindexBusy extends Error {
   readonly _tag = "ReindexBusy";
 }
 
-/**
- * Runs `f` holding the re-index lock of `base`: a table `<base>_meta.reindex_lock` that only one
- * process can create, holding who took it. Two re-indexes at once computed the same new set; the
- * second dropped it while the first filled it. The table is in memory: an engine that restarted
- * (a chDB process that died, say) leaves it empty, and an empty one is taken over; a row left by
- * a re-index that died under a running server is named in the refusal, to drop by hand.
- */
 /** Whether a lock's owner (`pid <n> on <host>`) was a process of this host that no longer runs. */
 const heldByTheGone = (owner: string): boolean => {
   const m = /^pid (\d+) on (.+)$/.exec(owner);
   return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
 };
 
+/**
+ * Runs `f` holding the re-index lock of `base`: a table `<base>_meta.reindex_lock` that only one
+ * process can create, holding who took it. Two re-indexes at once computed the same new set; the
+ * second dropped it while the first filled it. The table is in memory: an engine that restarted
+ * (a chDB process that died, say) leaves it empty, and an empty one is taken over; so is a row
+ * left by a process of this host that no longer runs (killed). A row left by another host's
+ * re-index that died under a running server is named in the refusal, to drop by hand. (Two
+ * re-indexes started at the same moment over one left behind could both take it over.)
+ */
 const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,

@@ -17,6 +17,10 @@ describe("withCredentials", () => {
       url: "https://node.example/v2/k?x=1",
       headers: { authorization: `Basic ${Buffer.from("a@b:p:ss").toString("base64")}` },
     });
+    // a bare % is not an escape: kept as written
+    expect(withCredentials("http://u:50%off@node.example").headers.authorization).toBe(
+      `Basic ${Buffer.from("u:50%off").toString("base64")}`,
+    );
     for (const u of ["http://127.0.0.1:26657", "nonsense"])
       expect(withCredentials(u)).toEqual({ url: u, headers: {} });
   });

@@ -24,11 +24,20 @@ export const withCredentials = (url: string): { url: string; headers: Record<str
     return { url, headers: {} };
   }
   if (!u.username && !u.password) return { url, headers: {} };
-  const basic = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  const basic = `${decoded(u.username)}:${decoded(u.password)}`;
   u.username = "";
   u.password = "";
   return {
     url: u.toString(),
     headers: { authorization: `Basic ${Buffer.from(basic).toString("base64")}` },
   };
+};
+
+/** Percent-decoded, or as written where it is not valid percent-encoding (a bare `%`). */
+const decoded = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 };

@@ -59,10 +59,11 @@ const getSourceCode = (p: Params) =>
   });
 
 /**
- * How long a guid this instance does not know is said pending: the longest a verification takes
- * (a compiler fetched, then compiled: 5 + 2 minutes at most) and a margin.
+ * How long a guid this instance does not know is said pending: longer than a verification may
+ * take (fetches of compilers waiting their turn, two sources of 5 minutes each, compilations queued
+ * behind others), so that "Fail" is never said of one still running elsewhere.
  */
-const UNKNOWN_PENDING_MS = 10 * 60_000;
+const UNKNOWN_PENDING_MS = 60 * 60_000;
 
 /** Etherscan's status strings: Pending in queue, Pass - Verified, Already Verified, Fail - Unable to verify. */
 const checkStatus = (p: Params) =>

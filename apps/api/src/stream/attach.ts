@@ -190,6 +190,7 @@ export const attachStream = async (
     hub,
     close: async () => {
       unsubscribe();
+      hub.close();
       await new Promise<void>((r) => io.close(() => r()));
     },
   };

@@ -264,9 +264,11 @@ describe("stream hub", () => {
 
   it("an announcement that is not a height is ignored; a failed load is tried again without a new announcement", async () => {
     let fail = 1;
+    let loads = 0;
     const hub = new StreamHub(
       io,
       async (from, to) => {
+        loads++;
         if (fail-- > 0) throw new Error("store away");
         return blocksOf(from, to);
       },
@@ -283,6 +285,13 @@ describe("stream hub", () => {
     expect(hub.lastEmitted).toBe(5);
     await hub.projected(6);
     expect(hub.lastEmitted).toBe(6);
+    // closed while a failed load waits to be tried again: never tried
+    fail = 1;
+    const before = loads;
+    await hub.projected(7);
+    hub.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect([loads - before, hub.lastEmitted]).toEqual([1, 6]);
   });
 
   it("a client that saw further than this instance gets nothing twice; one far beyond is refused", async () => {

@@ -87,6 +87,7 @@ export class StreamHub {
   private retry: NodeJS.Timeout | undefined;
   /** Failed loads in a row (the next attempt waits longer). */
   private failures = 0;
+  private closed = false;
   private readonly spaces: Namespace[];
   /** Clients that reconnected with a `since` this instance has not reached yet. */
   private readonly waiting = new Map<Socket, Want>();
@@ -150,8 +151,16 @@ export class StreamHub {
     return this.chain;
   }
 
-  /** One round again after `ms` (one timer at a time). */
+  /** Stops asking the store again (the API is stopping). */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+  }
+
+  /** One round again after `ms` (one timer at a time; none once closed). */
   private askAgain(ms: number): void {
+    if (this.closed) return;
     this.retry ??= setTimeout(() => {
       this.retry = undefined;
       void this.projected(this.target);
