@@ -15,6 +15,7 @@ const isApiError = (e: unknown): e is ApiError =>
   e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
 
 import { Db, type StoreState } from "../db.ts";
+import { logLine as log } from "../log.ts";
 import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
@@ -89,9 +90,6 @@ const reply = (ctx: Koa.Context, json: Buffer) => {
   ctx.set("content-type", "application/json; charset=utf-8");
   ctx.body = json;
 };
-
-const log = (level: "info" | "error", fields: Record<string, unknown>) =>
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), ...fields })}\n`);
 
 /**
  * The Koa application: request ids, JSON errors `{error}` with a fitting status (never a stack

@@ -1,4 +1,5 @@
 import type { Namespace, Server, Socket } from "socket.io";
+import { logLine } from "../log.ts";
 
 export interface HeightEvents {
   readonly height: number;
@@ -131,7 +132,7 @@ export class StreamHub {
   projected(height: number): Promise<void> {
     if (!Number.isSafeInteger(height) || height < 0) {
       // A malformed announcement (a foreign publisher on the subject) must not stop the stream.
-      log("warn", "stream: ignored an announcement that is not a height", String(height));
+      logLine("warn", { msg: "stream: ignored an announcement that is not a height", height });
       return this.chain;
     }
     this.target = Math.max(this.target, height);
@@ -143,7 +144,7 @@ export class StreamHub {
         },
         (e) => {
           // Asked again (not only at the next announcement, which may never come: a halted chain).
-          log("error", "stream emit failed", String(e));
+          logLine("error", { msg: "stream emit failed", error: String(e) });
           this.failures++;
           this.askAgain(Math.min(5000, this.retryMs * 2 ** this.failures));
         },
@@ -346,6 +347,3 @@ const measured = (e: HeightEvents): Buffered => ({
   blockBytes: JSON.stringify(e.block).length,
   txBytes: e.txs.map((t) => JSON.stringify(t.record).length),
 });
-
-const log = (level: string, msg: string, error: string) =>
-  process.stderr.write(`${JSON.stringify({ level, msg, error })}\n`);
