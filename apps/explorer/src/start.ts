@@ -131,6 +131,7 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
+  const apiKeys = parseApiKeys(cfg.apiKeys, cfg.rateLimit);
   // The proxy's settings (a policy file among them) are checked before anything starts.
   const rpc = rpcSettings(
     {
@@ -138,7 +139,7 @@ export const start = Effect.gen(function* () {
       upstreams:
         cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
     },
-    parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+    apiKeys,
     cfg.trustedProxies,
   );
   // feedSample's copy of the sample: this data dir serves it. Its heights are another chain's (its
@@ -231,7 +232,7 @@ export const start = Effect.gen(function* () {
       prefix: cfg.prefix,
       nativeCoins: parseNativeCoins(cfg.nativeCoins),
       rateLimitPerMinute: cfg.rateLimit,
-      apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
+      apiKeys,
       maxBodyBytes: cfg.maxBodyBytes,
       trustedProxies: cfg.trustedProxies,
     },
