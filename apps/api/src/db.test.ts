@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { ensureCurrentSet, migrate, openClickHouse, setDb, switchSet } from "@explorer/store";
 import { Effect } from "effect";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeDb } from "./db.ts";
@@ -48,5 +48,59 @@ describe("store state", () => {
     expect(seen[1]).toBeGreaterThan(seen[0]!);
     expect(seen[2]).toBeGreaterThan(seen[1]!);
     expect(seen.slice(3)).toEqual([seen[2], seen[2]]);
+  });
+});
+
+describe("a re-index's switch", () => {
+  const base = "reswitch";
+  const projected = (set: number, height: number) =>
+    ch.insert({
+      table: `${setDb(base, set)}.progress`,
+      values: [{ name: "projector", height, txs_total: height * 2 }],
+      format: "JSONEachRow",
+    });
+
+  it("keeps reading the old set until the new one reaches the height already served, so the height never steps back", async () => {
+    await ensureCurrentSet(ch, base);
+    await projected(1, 10);
+    const store = makeDb(ch, base, 0);
+    const seen = async () => {
+      const s = await Effect.runPromise(store.refresh);
+      return `${s.db}@${s.height}`;
+    };
+    expect(await seen()).toBe("reswitch_1@10");
+    // The re-index filled set 2 up to 10 while the live projector went on to 11 in set 1.
+    await migrate(ch, setDb(base, 2));
+    await projected(2, 10);
+    await projected(1, 11);
+    expect(await seen()).toBe("reswitch_1@11");
+    await switchSet(ch, base, 2);
+    expect(await seen()).toBe("reswitch_1@11");
+    // The live projector moved to set 2 and projected 11 there.
+    await projected(2, 11);
+    expect(await seen()).toBe("reswitch_2@11");
+    await projected(2, 12);
+    expect(await seen()).toBe("reswitch_2@12");
+  });
+
+  it("adopts a new set that stays behind once the grace period is over", async () => {
+    const b = "reswitch_grace";
+    await ensureCurrentSet(ch, b);
+    await ch.insert({
+      table: `${setDb(b, 1)}.progress`,
+      values: [{ name: "projector", height: 20, txs_total: 40 }],
+      format: "JSONEachRow",
+    });
+    const store = makeDb(ch, b, 0, 0);
+    expect((await Effect.runPromise(store.refresh)).height).toBe(20);
+    await migrate(ch, setDb(b, 2));
+    await ch.insert({
+      table: `${setDb(b, 2)}.progress`,
+      values: [{ name: "projector", height: 15, txs_total: 30 }],
+      format: "JSONEachRow",
+    });
+    await switchSet(ch, b, 2);
+    const s = await Effect.runPromise(store.refresh);
+    expect([s.db, s.height]).toEqual(["reswitch_grace_2", 15]);
   });
 });

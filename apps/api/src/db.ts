@@ -40,7 +40,12 @@ export interface DbShape {
 
 export class Db extends Context.Service<Db, DbShape>()("api/Db") {}
 
-export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape => {
+export const makeDb = (
+  ch: ClickHouseClient,
+  base: string,
+  ttlMs = 250,
+  switchGraceMs = 30_000,
+): DbShape => {
   let cached: { at: number; value: Promise<StoreState> } | undefined;
   let settled: { at: number; value: StoreState } | undefined;
   // A set's lowest height never changes once it has blocks: read once per set.
@@ -56,11 +61,7 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
     if (first > 0) firsts.set(db, first);
     return first;
   };
-  const load = async (): Promise<StoreState> => {
-    const set = await currentSet(ch, base);
-    if (set === undefined)
-      return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
-    const db = setDb(base, set);
+  const stateOf = async (db: string): Promise<StoreState> => {
     const rs = await ch.query({
       query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() + countIf(full_match) FROM ${db}.verified_contracts FINAL) AS v FROM ${db}.progress WHERE name = 'projector'`,
       format: "JSONEachRow",
@@ -74,6 +75,33 @@ export const makeDb = (ch: ClickHouseClient, base: string, ttlMs = 250): DbShape
       txsTotal: Number(row?.t ?? 0),
       verified: Number(row?.v ?? 0),
     };
+  };
+  // The state last read, and since when the current set has been one not yet adopted (see load).
+  let last: StoreState | undefined;
+  let behindSince: { db: string; at: number } | undefined;
+  /**
+   * A re-index switches to its set once that set holds the whole log, but the live projector may
+   * have projected one more block into the old set meanwhile (it moves to the new set at its next
+   * batch). The new set is adopted once it reaches the height already served, so that the height
+   * never steps back (a stream client or a page of "latest" would see a block vanish and come
+   * again); until then, for at most `switchGraceMs`, the old set is read. A new set that stays
+   * behind longer (a log cut short, or an old set dropped) is adopted as it is.
+   */
+  const load = async (): Promise<StoreState> => {
+    const set = await currentSet(ch, base);
+    if (set === undefined)
+      return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
+    const next = await stateOf(setDb(base, set));
+    const prev = last;
+    if (prev && prev.db !== next.db && next.height < prev.height) {
+      if (behindSince?.db !== next.db) behindSince = { db: next.db, at: Date.now() };
+      if (Date.now() - behindSince.at < switchGraceMs) {
+        const old = await stateOf(prev.db).catch(() => undefined);
+        if (old && old.height >= prev.height) return (last = old);
+      }
+    }
+    behindSince = undefined;
+    return (last = next);
   };
   const state = Effect.tryPromise({
     try: () => {
