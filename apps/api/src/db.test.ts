@@ -52,15 +52,16 @@ describe("store state", () => {
 });
 
 describe("a re-index's switch", () => {
-  const base = "reswitch";
-  const projected = (set: number, height: number) =>
+  const projectedIn = (b: string, set: number, height: number) =>
     ch.insert({
-      table: `${setDb(base, set)}.progress`,
+      table: `${setDb(b, set)}.progress`,
       values: [{ name: "projector", height, txs_total: height * 2 }],
       format: "JSONEachRow",
     });
 
   it("keeps reading the old set until the new one reaches the height already served, so the height never steps back", async () => {
+    const base = "reswitch";
+    const projected = (set: number, height: number) => projectedIn(base, set, height);
     await ensureCurrentSet(ch, base);
     await projected(1, 10);
     const store = makeDb(ch, base, 0);
@@ -86,19 +87,11 @@ describe("a re-index's switch", () => {
   it("adopts a new set that stays behind once the grace period is over", async () => {
     const b = "reswitch_grace";
     await ensureCurrentSet(ch, b);
-    await ch.insert({
-      table: `${setDb(b, 1)}.progress`,
-      values: [{ name: "projector", height: 20, txs_total: 40 }],
-      format: "JSONEachRow",
-    });
+    await projectedIn(b, 1, 20);
     const store = makeDb(ch, b, 0, 0);
     expect((await Effect.runPromise(store.refresh)).height).toBe(20);
     await migrate(ch, setDb(b, 2));
-    await ch.insert({
-      table: `${setDb(b, 2)}.progress`,
-      values: [{ name: "projector", height: 15, txs_total: 30 }],
-      format: "JSONEachRow",
-    });
+    await projectedIn(b, 2, 15);
     await switchSet(ch, b, 2);
     const s = await Effect.runPromise(store.refresh);
     expect([s.db, s.height]).toEqual(["reswitch_grace_2", 15]);
