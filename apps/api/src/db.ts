@@ -91,17 +91,20 @@ export const makeDb = (
     const set = await currentSet(ch, base);
     if (set === undefined)
       return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
-    const next = await stateOf(setDb(base, set));
-    const prev = last;
+    last = await adopted(await stateOf(setDb(base, set)), last);
+    return last;
+  };
+  /** The state to serve: `next`, or the set served before while `next` is behind it (see load). */
+  const adopted = async (next: StoreState, prev: StoreState | undefined) => {
     if (prev && prev.db !== next.db && next.height < prev.height) {
       if (behindSince?.db !== next.db) behindSince = { db: next.db, at: Date.now() };
       if (Date.now() - behindSince.at < switchGraceMs) {
         const old = await stateOf(prev.db).catch(() => undefined);
-        if (old && old.height >= prev.height) return (last = old);
+        if (old && old.height >= prev.height) return old;
       }
     }
     behindSince = undefined;
-    return (last = next);
+    return next;
   };
   const state = Effect.tryPromise({
     try: () => {
