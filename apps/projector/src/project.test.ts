@@ -128,6 +128,29 @@ describe("projector", () => {
     expect(viaView).toEqual(lookups);
   }, 120_000);
 
+  it("a re-index told to stop midway ends with the stop, switches nothing and lets the lock go", async () => {
+    const quiet = () => {};
+    expect(await reindex(ch, "ab", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 1,
+    });
+    const stop = new AbortController();
+    const stopped = reindex(
+      ch,
+      "ab",
+      log,
+      { ...options, batchBlocks: 20, signal: stop.signal, onProjected: () => stop.abort() },
+      quiet,
+    );
+    await expect(stopped).rejects.toThrow(/abort/i);
+    expect(await currentSet(ch, "ab")).toBe(1);
+    const [partial] = await rows<{ h: string }>("SELECT max(height) AS h FROM ab_2.progress FINAL");
+    expect(Number(partial!.h)).toBeLessThan((await log.lastHeight())!);
+    // the lock is free: the next re-index runs, and completes
+    expect(await reindex(ch, "ab", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+      set: 2,
+    });
+  }, 120_000);
+
   it("the SQL views count a replayed row once, before ClickHouse merges the copies", async () => {
     // replay into the current set with merges stopped: every table then holds two copies of rows
     const tables = [...TABLES, "progress"];

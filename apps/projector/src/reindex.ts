@@ -96,14 +96,18 @@ export const reindex = async (
         const secs = (Date.now() - t0) / 1000;
         const rate = blocks / Math.max(secs, 1e-3);
         say(
-          `  ${pr.height}/${last} · ${rate.toFixed(0)} blocks/s · ${(pr.txsTotal / Math.max(secs, 1e-3)).toFixed(0)} txs/s · ETA ${Math.max(0, (last - pr.height) / Math.max(rate, 1e-9)).toFixed(0)} s`,
+          `  ${pr.height}/${Math.max(last, pr.height)} · ${rate.toFixed(0)} blocks/s · ${(pr.txsTotal / Math.max(secs, 1e-3)).toFixed(0)} txs/s · ETA ${Math.max(0, (last - pr.height) / Math.max(rate, 1e-9)).toFixed(0)} s`,
         );
         o.onProjected?.(pr, n);
       },
     });
-    // Catch up with what was appended meanwhile, then switch.
-    while (((await log.lastHeight()) ?? 0) > p.height)
+    // Catch up with what was appended meanwhile, then switch. A replay told to stop (o.signal)
+    // ends early as if the log ended there: that set is never switched to, and the lock is let go.
+    o.signal?.throwIfAborted();
+    while (((await log.lastHeight()) ?? 0) > p.height) {
       p = await projectLog(ch, db, log, { ...o, follow: false });
+      o.signal?.throwIfAborted();
+    }
     await switchSet(ch, base, set);
     await repointViews(ch, base, set, TABLES);
     say(`switched to ${db} at height ${p.height} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
