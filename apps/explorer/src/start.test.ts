@@ -47,6 +47,16 @@ const failedStart = async (child: ReturnType<typeof startService>) => {
   return { code, last: stderr.trim().split("\n").at(-1) };
 };
 
+/** The bundled sample's last height (read from a copy: the sample itself is left untouched). */
+const sampleLastHeight = async () => {
+  const copy = mkdtempSync(join(tmpdir(), "sample-read-"));
+  copyFileSync(sampleLog, join(copy, "log.dat"));
+  const log = EmbeddedLog.open({ dir: copy });
+  const last = (await log.lastHeight()) as number;
+  await log.close();
+  return last;
+};
+
 /** Polls until the latest block answers; returns it and the seconds it took. */
 const waitLatest = async (port: number, timeoutMs: number) => {
   const t0 = Date.now();
@@ -65,11 +75,7 @@ const waitLatest = async (port: number, timeoutMs: number) => {
 
 describe("npm start: embedded mode with the bundled sample chain", () => {
   it("answers the sample's blocks on a cold start, and again after a restart", async () => {
-    const copy = mkdtempSync(join(tmpdir(), "sample-read-"));
-    copyFileSync(sampleLog, join(copy, "log.dat"));
-    const log = EmbeddedLog.open({ dir: copy });
-    const last = (await log.lastHeight()) as number;
-    await log.close();
+    const last = await sampleLastHeight();
     const { instantUpTo } = planReplay(last, 120); // the default replay
 
     const dataDir = mkdtempSync(join(tmpdir(), "explorer-data-"));
@@ -94,6 +100,68 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
     warm.kill("SIGTERM");
     await new Promise((r) => warm.once("exit", r));
   }, 180_000);
+});
+
+describe("npm start --reindex: an embedded store re-indexed while it serves", () => {
+  it("answers throughout without its height stepping back, then serves the new table set, which the projector goes on filling", async () => {
+    const last = await sampleLastHeight();
+    const dataDir = mkdtempSync(join(tmpdir(), "explorer-reindex-"));
+    const port = await freePort();
+    // A first run starts the paced replay of the sample's last 30 blocks; the second resumes it,
+    // so the projector follows new blocks while the re-index runs.
+    const first = startService(dataDir, port, { SAMPLE_REPLAY_BLOCKS: "30" });
+    const before = await waitLatest(port, 60_000);
+    first.kill("SIGTERM");
+    await new Promise((r) => first.once("exit", r));
+    expect(before.block.height).toBeLessThan(last);
+
+    const child = startService(
+      dataDir,
+      port,
+      { SAMPLE_REPLAY_BLOCKS: "30", REINDEX: "true" },
+      "pipe",
+    );
+    let said = ""; // its log lines
+    child.stdout?.on("data", (d) => {
+      said += String(d);
+    });
+    try {
+      const heights: number[] = [];
+      const statuses = new Set<number>();
+      const t0 = Date.now();
+      while (!/re-index done/.test(said) && Date.now() - t0 < 120_000) {
+        try {
+          const r = await fetch(`http://127.0.0.1:${port}/api/1.0/blocks/latest`);
+          statuses.add(r.status);
+          if (r.status === 200) heights.push(((await r.json()) as { height: number }).height);
+        } catch {
+          // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(said).toMatch(/re-index done: explorer_2 is now current/);
+      expect(said).toMatch(/re-index: .*blocks\/s/); // its progress, through the log
+      expect([...statuses]).toEqual([200]);
+      expect(heights.length).toBeGreaterThan(3);
+      expect(heights).toEqual([...heights].sort((a, b) => a - b));
+      const ready = (await (await fetch(`http://127.0.0.1:${port}/ready`)).json()) as {
+        checks: { store: { tableSet: number } };
+      };
+      expect(ready.checks.store.tableSet).toBe(2);
+      // The replay's last blocks land in the new set, and the API serves them.
+      const end = Date.now() + 60_000;
+      let latest = 0;
+      while (latest < last && Date.now() < end) {
+        latest = (await waitLatest(port, 10_000)).block.height;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(latest).toBe(last);
+      expect(latest).toBeGreaterThan(heights.at(-1)!);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  }, 240_000);
 });
 
 describe("npm start: the projector's settings that start owns", () => {

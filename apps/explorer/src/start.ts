@@ -16,10 +16,22 @@ import {
   verifierOptions,
 } from "@explorer/api";
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
-import { followWith, Log as ProjectorLog, projectorChecks, Store } from "@explorer/projector";
+import {
+  followWith,
+  Log as ProjectorLog,
+  projectorChecks,
+  reindexWith,
+  Store,
+} from "@explorer/projector";
 import { RawBlockFormatError } from "@explorer/raw-block";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
-import { callbackWarner, publicUrl, type ReadyCheck, serveAdmin } from "@explorer/service";
+import {
+  callbackInfo,
+  callbackWarner,
+  publicUrl,
+  type ReadyCheck,
+  serveAdmin,
+} from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, ConfigProvider, Effect, Fiber, Layer } from "effect";
@@ -63,6 +75,8 @@ export const StartConfig = Config.all({
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
   /** Empty: the followed node's eth_chainId, or the sample's 262144. */
   evmChainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("")),
+  /** Once serving: replay the whole log into a new table set, then switch to it. */
+  reindex: Config.Boolean("REINDEX").pipe(Config.withDefault(false)),
   ...VerifierConfig,
 });
 
@@ -125,6 +139,32 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
   });
 
 /**
+ * `--reindex`: the whole log replayed into a new table set in the background while the current
+ * one keeps serving and the projector keeps following, then the switch (the projector moves to
+ * the new set at its next batch; the API once the new set holds what it served). With chDB one
+ * process owns the data directory, so this is how an embedded store is re-indexed without
+ * stopping. A re-index that fails is said, and the current set goes on serving.
+ */
+const reindexBeside = <E, R>(projectorParts: Layer.Layer<Store | ProjectorLog, E, R>) =>
+  Effect.gen(function* () {
+    const info = yield* callbackInfo;
+    return yield* reindexWith((line) => info(`re-index: ${line.trim()}`)).pipe(
+      Effect.provide(projectorParts),
+      Effect.matchEffect({
+        onSuccess: ({ set }) =>
+          Effect.logInfo(
+            `re-index done: explorer_${set} is now current; explorer_${set - 1} stays until dropped (DROP DATABASE explorer_${set - 1})`,
+          ),
+        onFailure: (e) =>
+          Effect.logError(
+            `re-index failed, the current table set goes on serving: ${e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)}`,
+          ),
+      }),
+      Effect.forkScoped({ startImmediately: true }),
+    );
+  });
+
+/**
  * Embedded mode in one process: the raw-block log and chDB under EXPLORER_DATA_DIR, the projector
  * following the log, the REST API; and, when COMET_RPC_URL names a node, the ingester. With no
  * node, the bundled sample chain is fed into the log.
@@ -174,26 +214,25 @@ export const start = Effect.gen(function* () {
   // The work in the background: a failure of any of it ends the process (with what went wrong)
   // rather than leaving an API that looks ready over a log that no longer moves.
   const background: Fiber.Fiber<unknown, unknown>[] = [];
-  const projector = yield* followWith((p) => projected.announce(p.height)).pipe(
-    Effect.provide(
-      Layer.mergeAll(
-        Layer.succeed(Store, Store.of(ch)),
-        Layer.succeed(ProjectorLog, ProjectorLog.of(log)),
-        // The projector's settings that start owns: the table set the API reads, and following
-        // for good. From the environment (one shared by every command, say), the projector wrote
-        // elsewhere or stopped while the API waited on an empty set and /ready said 200.
-        ConfigProvider.layer(
-          ConfigProvider.orElse(
-            ConfigProvider.fromUnknown({
-              STORE_DB: "explorer",
-              FOLLOW: "true",
-              FROM_START: "false",
-            }),
-            ConfigProvider.fromEnv(),
-          ),
-        ),
+  const projectorParts = Layer.mergeAll(
+    Layer.succeed(Store, Store.of(ch)),
+    Layer.succeed(ProjectorLog, ProjectorLog.of(log)),
+    // The projector's settings that start owns: the table set the API reads, and following
+    // for good. From the environment (one shared by every command, say), the projector wrote
+    // elsewhere or stopped while the API waited on an empty set and /ready said 200.
+    ConfigProvider.layer(
+      ConfigProvider.orElse(
+        ConfigProvider.fromUnknown({
+          STORE_DB: "explorer",
+          FOLLOW: "true",
+          FROM_START: "false",
+        }),
+        ConfigProvider.fromEnv(),
       ),
     ),
+  );
+  const projector = yield* followWith((p) => projected.announce(p.height)).pipe(
+    Effect.provide(projectorParts),
     Effect.forkScoped({ startImmediately: true }),
   );
   background.push(projector);
@@ -269,6 +308,7 @@ export const start = Effect.gen(function* () {
       `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
+  if (cfg.reindex) background.push(yield* reindexBeside(projectorParts));
   // Until stopped, or until a part fails (one that finishes, as the sample replay does, is done).
   return yield* Effect.forEach(
     background,

@@ -10,6 +10,7 @@ export {
   ProjectorLive,
   projectorChecks,
   reindexProgram,
+  reindexWith,
   Store,
 } from "./main.ts";
 export * from "./project.ts";

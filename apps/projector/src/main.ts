@@ -196,21 +196,33 @@ export const checksumsProgram = Effect.gen(function* () {
 
 export const ProjectorLive = Layer.mergeAll(Store.layer, Log.layer);
 
-export const reindexProgram = Effect.gen(function* () {
-  const cfg = yield* ProjectorConfig;
-  const ch = yield* Store;
-  const log = yield* Log;
-  return yield* Effect.tryPromise(() =>
-    reindex(ch, cfg.storeDb, log, {
-      prefix: cfg.prefix,
-      nativeDenoms: cfg.nativeDenoms.split(","),
-      batchBlocks: cfg.batchBlocks,
-      batchIdleMs: cfg.batchIdleMs,
-      batchBytes: cfg.batchBytes,
-      workers: cfg.workers,
-    }),
-  );
-});
+/** Re-indexes the configured store from the log (see reindex.ts); `say` gets its progress lines. */
+export const reindexWith = (say?: (line: string) => void) =>
+  Effect.gen(function* () {
+    const cfg = yield* ProjectorConfig;
+    const ch = yield* Store;
+    const log = yield* Log;
+    // Interrupted (a stop), the replay ends between batches and the lock is let go.
+    return yield* Effect.tryPromise((signal) =>
+      reindex(
+        ch,
+        cfg.storeDb,
+        log,
+        {
+          prefix: cfg.prefix,
+          nativeDenoms: cfg.nativeDenoms.split(","),
+          batchBlocks: cfg.batchBlocks,
+          batchIdleMs: cfg.batchIdleMs,
+          batchBytes: cfg.batchBytes,
+          workers: cfg.workers,
+          signal,
+        },
+        say,
+      ),
+    );
+  });
+
+export const reindexProgram = reindexWith();
 
 /** Creates the current table set if there is none and applies the migrations it lacks. */
 export const migrateProgram = Effect.gen(function* () {

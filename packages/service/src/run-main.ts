@@ -46,13 +46,17 @@ export const launch = <E>(layer: Layer.Layer<never, E>) =>
     ),
   );
 
-/** A warning logger for plain callbacks (outside effects), through the current logger. */
-export const callbackWarner = Effect.gen(function* () {
-  const context = yield* Effect.context<never>();
-  return (message: string): void => {
-    Effect.runForkWith(context)(Effect.logWarning(message));
-  };
-});
+/** A logger at one level for plain callbacks (outside effects), through the current logger. */
+const callbackAt = (log: (message: string) => Effect.Effect<void>) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<never>();
+    return (message: string): void => {
+      Effect.runForkWith(context)(log(message));
+    };
+  });
+
+export const callbackWarner = callbackAt(Effect.logWarning);
+export const callbackInfo = callbackAt(Effect.logInfo);
 
 /**
  * A setting the operator gave that cannot be used (its message names the setting and what it

@@ -659,6 +659,13 @@ export const startOptions: readonly Option[] = [
     "with the sample chain: how many of its last blocks are replayed at their recorded pace on a fresh data dir",
     "<n>",
   ),
+  o(
+    "reindex",
+    "REINDEX",
+    "bool",
+    "false",
+    "once serving: replay the whole log into a new table set while the current one keeps answering, then switch to it (the old set stays until dropped)",
+  ),
   metricsPort,
   metricsHost,
 ];
