@@ -664,7 +664,7 @@ export const startOptions: readonly Option[] = [
     "REINDEX",
     "bool",
     "false",
-    "once serving: replay the whole log into a new table set while the current one keeps answering, then switch to it (the old set stays until dropped)",
+    "once serving: replay the whole log into a new table set while the current one keeps answering, then switch to it (the old set stays until dropped; each start with it re-indexes again, so give it once)",
   ),
   metricsPort,
   metricsHost,
