@@ -84,16 +84,79 @@ describe("a re-index's switch", () => {
     expect(await seen()).toBe("reswitch_2@12");
   });
 
-  it("adopts a new set that stays behind once the grace period is over", async () => {
+  it("adopts a new set that stays behind once the grace period is over, not before", async () => {
     const b = "reswitch_grace";
     await ensureCurrentSet(ch, b);
     await projectedIn(b, 1, 20);
-    const store = makeDb(ch, b, 0, 0);
-    expect((await Effect.runPromise(store.refresh)).height).toBe(20);
+    const store = makeDb(ch, b, 0, 1_500);
+    const seen = async () => {
+      const s = await Effect.runPromise(store.refresh);
+      return `${s.db}@${s.height}`;
+    };
+    expect(await seen()).toBe("reswitch_grace_1@20");
     await migrate(ch, setDb(b, 2));
     await projectedIn(b, 2, 15);
     await switchSet(ch, b, 2);
-    const s = await Effect.runPromise(store.refresh);
-    expect([s.db, s.height]).toEqual(["reswitch_grace_2", 15]);
+    expect(await seen()).toBe("reswitch_grace_1@20");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await seen()).toBe("reswitch_grace_1@20"); // still within the grace
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await seen()).toBe("reswitch_grace_2@15");
+  });
+
+  /**
+   * A store whose answers the test controls: table sets `x_1` and `x_2` at `heights`, the current
+   * one `current`; the old set's progress read waits on `gate`, or fails with `failure`.
+   */
+  const controlled = () => {
+    const c = {
+      heights: { x_1: 11, x_2: 10 } as Record<string, number>,
+      current: 1,
+      gate: undefined as Promise<void> | undefined,
+      failure: undefined as Error | undefined,
+    };
+    const client = {
+      command: async () => ({}),
+      query: async ({ query }: { query: string }) => ({
+        json: async () => {
+          if (query.includes("current_set")) return [{ set: c.current, n: 1 }];
+          if (query.includes(".blocks")) return [{ height: 1 }];
+          const db = /FROM (x_\d)\.progress/.exec(query)?.[1] ?? "";
+          if (db === "x_1" && c.gate) await c.gate;
+          if (db === "x_1" && c.failure) throw c.failure;
+          return [{ h: c.heights[db], t: 0, v: 0 }];
+        },
+      }),
+    } as unknown as Parameters<typeof makeDb>[0];
+    return { c, store: makeDb(client, "x", 60_000) };
+  };
+  const at = (s: { db: string; height: number } | undefined) => `${s?.db}@${s?.height}`;
+
+  it("an old set that cannot be read for a while fails the read (retried); one that was dropped is given up on", async () => {
+    const { c, store } = controlled();
+    expect(at(await Effect.runPromise(store.refresh))).toBe("x_1@11");
+    c.current = 2;
+    c.failure = new Error("Code: 159. Timeout exceeded (TIMEOUT_EXCEEDED)");
+    await expect(Effect.runPromise(store.refresh)).rejects.toThrow(/store's state/);
+    c.failure = new Error("Code: 81. Database x_1 does not exist. (UNKNOWN_DATABASE)");
+    expect(at(await Effect.runPromise(store.refresh))).toBe("x_2@10");
+  });
+
+  it("an older read of the state that ends after a newer one does not bring the older state back", async () => {
+    const { c: ctl, store } = controlled();
+    const heights = ctl.heights;
+    expect((await Effect.runPromise(store.refresh)).height).toBe(11);
+    ctl.current = 2; // a re-index switched to x_2, still at 10
+    let open = () => {};
+    ctl.gate = new Promise((r) => {
+      open = r;
+    });
+    const older = Effect.runPromise(store.refresh); // waits on x_1, which it keeps serving
+    await new Promise((r) => setTimeout(r, 20));
+    heights.x_2 = 12; // the projector caught up in x_2
+    expect(at(await Effect.runPromise(store.refresh))).toBe("x_2@12");
+    open();
+    expect(at(await older)).toBe("x_2@12");
+    expect(at(store.peek())).toBe("x_2@12");
   });
 });

@@ -76,30 +76,46 @@ export const makeDb = (
       verified: Number(row?.v ?? 0),
     };
   };
-  // The state last read, and since when the current set has been one not yet adopted (see load).
+  // The state last served (by the newest load that finished), and since when the current set has
+  // been one not yet adopted (see load).
   let last: StoreState | undefined;
   let behindSince: { db: string; at: number } | undefined;
+  let started = 0;
+  let applied = 0;
   /**
    * A re-index switches to its set once that set holds the whole log, but the live projector may
    * have projected one more block into the old set meanwhile (it moves to the new set at its next
    * batch). The new set is adopted once it reaches the height already served, so that the height
    * never steps back (a stream client or a page of "latest" would see a block vanish and come
    * again); until then, for at most `switchGraceMs`, the old set is read. A new set that stays
-   * behind longer (a log cut short, or an old set dropped) is adopted as it is.
+   * behind longer (a log cut short), or whose old set was dropped, is adopted as it is. Loads may
+   * overlap (a refresh while one runs): only the newest one started sets what is served, so a
+   * slower, older one cannot bring an older state back.
    */
   const load = async (): Promise<StoreState> => {
+    const mine = ++started;
     const set = await currentSet(ch, base);
-    if (set === undefined)
-      return { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 };
-    last = await adopted(await stateOf(setDb(base, set)), last);
-    return last;
+    const next =
+      set === undefined
+        ? { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 }
+        : await adopted(await stateOf(setDb(base, set)), last);
+    if (mine > applied) {
+      applied = mine;
+      last = next;
+    }
+    return last ?? next;
   };
   /** The state to serve: `next`, or the set served before while `next` is behind it (see load). */
   const adopted = async (next: StoreState, prev: StoreState | undefined) => {
     if (prev && prev.db !== next.db && next.height < prev.height) {
       if (behindSince?.db !== next.db) behindSince = { db: next.db, at: Date.now() };
       if (Date.now() - behindSince.at < switchGraceMs) {
-        const old = await stateOf(prev.db).catch(() => undefined);
+        // Only a dropped old set is given up on; any other failure fails this load (retried).
+        const old = await stateOf(prev.db).catch((e: unknown) =>
+          /UNKNOWN_DATABASE|database .* does(n't| not) exist/i.test(String(e))
+            ? undefined
+            : Promise.reject(e),
+        );
         if (old && old.height >= prev.height) return old;
       }
     }
@@ -117,7 +133,7 @@ export const makeDb = (
         // (which ends the process) while the store is away.
         value.then(
           (v) => {
-            settled = { at, value: v };
+            if (v === last) settled = { at, value: v }; // else a newer load has set it
           },
           () => {
             if (cached?.value === value) cached = undefined;
