@@ -160,6 +160,11 @@ const reindexBeside = <E, R>(projectorParts: Layer.Layer<Store | ProjectorLog, E
             `re-index failed, the current table set goes on serving: ${e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e)}`,
           ),
       }),
+      Effect.onInterrupt(() =>
+        Effect.logWarning(
+          "re-index stopped before it finished: the current table set is unchanged, and the next re-index starts over",
+        ),
+      ),
       Effect.forkScoped({ startImmediately: true }),
     );
   });

@@ -202,22 +202,30 @@ export const reindexWith = (say?: (line: string) => void) =>
     const cfg = yield* ProjectorConfig;
     const ch = yield* Store;
     const log = yield* Log;
-    // Interrupted (a stop), the replay ends between batches and the lock is let go.
-    return yield* Effect.tryPromise((signal) =>
-      reindex(
-        ch,
-        cfg.storeDb,
-        log,
-        {
-          prefix: cfg.prefix,
-          nativeDenoms: cfg.nativeDenoms.split(","),
-          batchBlocks: cfg.batchBlocks,
-          batchIdleMs: cfg.batchIdleMs,
-          batchBytes: cfg.batchBytes,
-          workers: cfg.workers,
-          signal,
-        },
-        say,
+    const stop = new AbortController();
+    const running = reindex(
+      ch,
+      cfg.storeDb,
+      log,
+      {
+        prefix: cfg.prefix,
+        nativeDenoms: cfg.nativeDenoms.split(","),
+        batchBlocks: cfg.batchBlocks,
+        batchIdleMs: cfg.batchIdleMs,
+        batchBytes: cfg.batchBytes,
+        workers: cfg.workers,
+        signal: stop.signal,
+      },
+      say,
+    );
+    // Interrupted (a stop), the replay is told to stop and waited for: it ends after the batch it
+    // is writing and lets its lock go, before the store is closed under it.
+    return yield* Effect.tryPromise(() => running).pipe(
+      Effect.onInterrupt(() =>
+        Effect.promise(() => {
+          stop.abort();
+          return running.catch(() => undefined);
+        }),
       ),
     );
   });

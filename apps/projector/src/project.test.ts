@@ -6,8 +6,10 @@ import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { currentSet, migrate, openClickHouse } from "@explorer/store";
+import { ConfigProvider, Effect, Fiber, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
+import { Log, reindexWith, Store } from "./main.ts";
 import { projectLog } from "./project.ts";
 import { ReindexBusy, reindex } from "./reindex.ts";
 import { TABLES } from "./writer.ts";
@@ -149,6 +151,45 @@ describe("projector", () => {
     expect(await reindex(ch, "ab", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
       set: 2,
     });
+  }, 120_000);
+
+  it("a re-index run as an effect and interrupted (a stop) is waited for: its lock is gone once the interruption returns", async () => {
+    const lock = async () =>
+      Number(
+        (
+          await rows<{ n: string }>(
+            "SELECT count() AS n FROM system.tables WHERE database = 'it_meta' AND name = 'reindex_lock'",
+          )
+        )[0]!.n,
+      );
+    let progressed!: () => void;
+    const firstBatch = new Promise<void>((r) => {
+      progressed = r;
+    });
+    const fiber = Effect.runFork(
+      reindexWith((line) => {
+        if (line.includes("blocks/s")) progressed();
+      }).pipe(
+        Effect.provide(
+          Layer.mergeAll(
+            Layer.succeed(Store, Store.of(ch)),
+            Layer.succeed(Log, Log.of(log)),
+            ConfigProvider.layer(
+              ConfigProvider.fromUnknown({
+                STORE_DB: "it",
+                BATCH_BLOCKS: "10",
+                BATCH_IDLE_MS: "50",
+              }),
+            ),
+          ),
+        ),
+      ),
+    );
+    await firstBatch;
+    expect(await lock()).toBe(1);
+    await Effect.runPromise(Fiber.interrupt(fiber));
+    expect(await lock()).toBe(0);
+    expect(await currentSet(ch, "it")).toBeUndefined(); // nothing switched
   }, 120_000);
 
   it("the SQL views count a replayed row once, before ClickHouse merges the copies", async () => {
