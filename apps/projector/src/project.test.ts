@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,36 +69,68 @@ describe("projector", () => {
     expect(await checksums(ch, "p_1")).toEqual(before);
   }, 120_000);
 
-  /** `<base>_meta.reindex_lock` as a re-index holding it leaves it, held by `owner`. */
-  const heldLock = async (base: string, owner: string) => {
+  /**
+   * A re-index lock as a re-index holding it leaves it (reindex.ts), held by `owner`, made `ago`
+   * seconds before now: its table's metadata file dated back, as the engine reads its age.
+   */
+  const heldLock = async (base: string, owner: string, ago = 0) => {
+    const name = `reindex_lock_${owner.replace(/\W/g, "_")}`;
     await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${base}_meta` });
     await ch.command({
-      query: `CREATE TABLE ${base}_meta.reindex_lock (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory`,
+      query: `CREATE TABLE ${base}_meta.${name} (x UInt8) ENGINE = Memory COMMENT '${owner}'`,
     });
-    await ch.insert({
-      table: `${base}_meta.reindex_lock`,
-      values: [{ owner, since: Date.now() }],
-      format: "JSONEachRow",
-    });
+    if (ago > 0) {
+      const [t] = await rows<{ path: string }>(
+        `SELECT metadata_path AS path FROM system.tables WHERE database = '${base}_meta' AND name = '${name}'`,
+      );
+      const then = new Date(Date.now() - ago * 1000);
+      utimesSync(join(dir, "chdb", t!.path), then, then);
+    }
+    return `${base}_meta.${name}`;
   };
+  /** Re-index locks in `<base>_meta`. */
+  const locks = async (base: string) =>
+    (
+      await rows<{ name: string }>(
+        `SELECT name FROM system.tables WHERE database = '${base}_meta' AND startsWith(name, 'reindex_lock')`,
+      )
+    ).map((r) => r.name);
 
-  it("re-indexes one at a time: a second is refused, naming the first; a lock an engine restart emptied is taken over", async () => {
+  it("re-indexes one at a time: a second is refused, naming the first; a lock older than the engine (a restart) is taken over", async () => {
     const quiet = () => {};
-    await heldLock("lk", "pid 4242 on elsewhere");
+    const held = await heldLock("lk", "pid 4242 on elsewhere");
     const busy = reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet);
     await expect(busy).rejects.toBeInstanceOf(ReindexBusy);
     await expect(busy).rejects.toThrow(
-      /another re-index holds lk_meta\.reindex_lock \(pid 4242 on elsewhere, since .*\); if none is running, DROP TABLE lk_meta\.reindex_lock/,
+      new RegExp(
+        `another re-index holds ${held.replace(".", "\\.")} \\(pid 4242 on elsewhere, since .* UTC\\); if none is running, DROP TABLE ${held.replace(".", "\\.")}$`,
+      ),
     );
     expect(await currentSet(ch, "lk")).toBeUndefined(); // nothing done
-    await ch.command({ query: "TRUNCATE TABLE lk_meta.reindex_lock" }); // what a restart leaves
+    expect(await locks("lk")).toEqual([held.split(".")[1]]); // the refused one's own is gone
+    await ch.command({ query: `DROP TABLE ${held}` });
+    // a lock made an hour ago, before this engine started: what an engine's restart leaves
+    await heldLock("lk", "pid 4242 on elsewhere", 3600);
     expect(await reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
       set: 1,
     });
-    const [left] = await rows<{ n: string }>(
-      "SELECT count() AS n FROM system.tables WHERE database = 'lk_meta' AND name = 'reindex_lock'",
-    );
-    expect(Number(left!.n)).toBe(0); // released
+    expect(await locks("lk")).toEqual([]); // released, the old one dropped
+  }, 120_000);
+
+  it("two re-indexes that start together over a lock left behind never both run: the other is refused", async () => {
+    const quiet = () => {};
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    await heldLock("lt", `pid ${gone} on ${hostname()}`);
+    const both = await Promise.allSettled([
+      reindex(ch, "lt", log, { ...options, batchBlocks: 200 }, quiet),
+      reindex(ch, "lt", log, { ...options, batchBlocks: 200 }, quiet),
+    ]);
+    const ran = both.filter((r) => r.status === "fulfilled");
+    const refused = both.filter((r) => r.status === "rejected" && r.reason instanceof ReindexBusy);
+    expect(ran.length + refused.length).toBe(2);
+    expect(ran.length).toBeLessThanOrEqual(1);
+    expect(await currentSet(ch, "lt")).toBe(ran.length === 1 ? 1 : undefined);
+    expect(await locks("lt")).toEqual([]);
   }, 120_000);
 
   it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host", async () => {
@@ -109,11 +141,11 @@ describe("projector", () => {
       set: 1,
     });
     // a live holder of this host is respected
-    await heldLock("lg", `pid ${process.pid} on ${hostname()}`);
+    const live = await heldLock("lg", `pid ${process.pid} on ${hostname()}`);
     await expect(
       reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
     ).rejects.toBeInstanceOf(ReindexBusy);
-    await ch.command({ query: "DROP TABLE lg_meta.reindex_lock" });
+    await ch.command({ query: `DROP TABLE ${live}` });
   }, 120_000);
 
   it("re-indexes into a new table set with the same tables, then switches to it", async () => {
@@ -154,14 +186,7 @@ describe("projector", () => {
   }, 120_000);
 
   it("a re-index run as an effect and interrupted (a stop) is waited for: its lock is gone once the interruption returns", async () => {
-    const lock = async () =>
-      Number(
-        (
-          await rows<{ n: string }>(
-            "SELECT count() AS n FROM system.tables WHERE database = 'it_meta' AND name = 'reindex_lock'",
-          )
-        )[0]!.n,
-      );
+    const lock = async () => (await locks("it")).length;
     let progressed!: () => void;
     const firstBatch = new Promise<void>((r) => {
       progressed = r;

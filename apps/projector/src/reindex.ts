@@ -1,8 +1,17 @@
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
 import { isAlive } from "@explorer/service/process";
-import { currentSet, metaDb, migrate, repointViews, setDb, switchSet } from "@explorer/store";
+import {
+  currentSet,
+  metaDb,
+  migrate,
+  repointViews,
+  setDb,
+  stringLiteral,
+  switchSet,
+} from "@explorer/store";
 import { type ProjectOptions, projectLog } from "./project.ts";
 import { TABLES } from "./writer.ts";
 
@@ -18,49 +27,68 @@ const heldByTheGone = (owner: string): boolean => {
   return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
 };
 
+/** A lock table's name: its holder's own, so that taking one never fails or waits on another. */
+const LOCK = "reindex_lock_";
+
+/** A lock in `<base>_meta`, as the engine describes it. */
+interface Lock {
+  readonly name: string;
+  /** `pid <n> on <host>`, its table's comment, written with the table in one statement. */
+  readonly owner: string;
+  readonly since: string;
+  /**
+   * Made before the engine last started (2 s before, at least: both times are whole seconds, and a
+   * lock taken as the engine starts is a live one), so left behind by a restart.
+   */
+  readonly beforeStart: number;
+}
+
 /**
- * Runs `f` holding the re-index lock of `base`: a table `<base>_meta.reindex_lock` that only one
- * process can create, holding who took it. Two re-indexes at once computed the same new set; the
- * second dropped it while the first filled it. The table is in memory: an engine that restarted
- * (a chDB process that died, say) leaves it empty, and an empty one is taken over; so is a row
- * left by a process of this host that no longer runs (killed). A row left by another host's
- * re-index that died under a running server is named in the refusal, to drop by hand. (Two
- * re-indexes started at the same moment over one left behind could both take it over.)
+ * Runs `f` holding the re-index lock of `base`, so that one re-index runs at a time (two at once
+ * computed the same new set; the second dropped it while the first filled it). A taker creates a
+ * table of its own, `<base>_meta.reindex_lock_<pid>_<time>_<random>`, whose comment names it,
+ * then looks at the others. One left behind is dropped: made before the engine last started (a
+ * chDB process that died, a server restarted), or naming a process of this host that no longer
+ * runs (killed).
+ * Any other means a re-index is running: the taker drops its own and is refused, naming it. Each
+ * taker's table exists before it looks, so of two that start together the later one to look sees
+ * the earlier one's (both may be refused; neither runs alongside the other). One left by another
+ * host's process that died under a running server is named in the refusal, to drop by hand.
  */
 const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,
   f: () => Promise<T>,
 ): Promise<T> => {
-  const lock = `${metaDb(base)}.reindex_lock`;
-  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${metaDb(base)}` });
+  const meta = metaDb(base);
+  const mine = `${LOCK}${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
+  await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${meta}` });
+  await ch.command({
+    query: `CREATE TABLE ${meta}.${mine} (x UInt8) ENGINE = Memory COMMENT ${stringLiteral(`pid ${process.pid} on ${hostname()}`)}`,
+  });
+  const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${meta}.${mine}` });
   try {
-    await ch.command({
-      query: `CREATE TABLE ${lock} (owner String, since DateTime64(3, 'UTC')) ENGINE = Memory`,
-    });
-  } catch (e) {
-    if (!/already exists/i.test((e as Error).message)) throw e;
     const rs = await ch.query({
-      query: `SELECT owner, toString(since) AS since FROM ${lock}`,
+      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND startsWith(name, {prefix:String}) AND name != {mine:String} ORDER BY name`,
+      query_params: { meta, prefix: LOCK, mine },
       format: "JSONEachRow",
     });
-    const [held] = await rs.json<{ owner: string; since: string }>();
-    if (held && !heldByTheGone(held.owner))
-      throw new ReindexBusy(
-        `another re-index holds ${lock} (${held.owner}, since ${held.since} UTC); if none is running, DROP TABLE ${lock}`,
-      );
-    // Empty (an engine restart), or left by a process of this host that is gone (killed): taken.
-    if (held) await ch.command({ query: `TRUNCATE TABLE ${lock}` });
+    for (const other of await rs.json<Lock>()) {
+      if (Number(other.beforeStart) === 1 || heldByTheGone(other.owner))
+        await ch.command({ query: `DROP TABLE IF EXISTS ${meta}.${other.name}` });
+      else
+        throw new ReindexBusy(
+          `another re-index holds ${meta}.${other.name} (${other.owner}, since ${other.since} UTC); if none is running, DROP TABLE ${meta}.${other.name}`,
+        );
+    }
+  } catch (e) {
+    await release();
+    throw e;
   }
-  await ch.insert({
-    table: lock,
-    values: [{ owner: `pid ${process.pid} on ${hostname()}`, since: Date.now() }],
-    format: "JSONEachRow",
-  });
   try {
     return await f();
   } finally {
-    await ch.command({ query: `DROP TABLE IF EXISTS ${lock}` });
+    await release();
   }
 };
 
