@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Effect, Metric } from "effect";
 import { afterAll, describe, expect, it } from "vitest";
+import { Db } from "../db.ts";
 import { buildApi } from "../main.ts";
 
 /**
@@ -20,6 +21,11 @@ const { app, runtime } = buildApi(ch, "explorer", {
   rateLimitPerMinute: 4,
   apiKeys: new Map([["k-app", 1000]]),
 });
+const apiDb = runtime.runSync(
+  Effect.gen(function* () {
+    return yield* Db;
+  }),
+);
 const server = app.listen(0, "127.0.0.1");
 await new Promise((r) => server.once("listening", r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
@@ -35,7 +41,9 @@ const project = async (height: number, txsTotal: number) => {
     values: [{ name: "projector", height, txs_total: txsTotal }],
     format: "JSONEachRow",
   });
-  await new Promise((r) => setTimeout(r, 300)); // the API re-reads the height every 250 ms
+  // the API re-reads the height every 250 ms: read now, as the stream does before announcing it
+  const st = await Effect.runPromise(apiDb.refresh);
+  expect(st.height).toBe(height);
 };
 const key = { authorization: "Bearer k-app" };
 const requestsCounted = (route: string) =>
