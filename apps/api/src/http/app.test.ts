@@ -1,7 +1,9 @@
 import { mkdtempSync } from "node:fs";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Effect, Metric } from "effect";
 import { afterAll, describe, expect, it } from "vitest";
@@ -101,6 +103,51 @@ describe("kept answers", () => {
     await project(9, 95);
     const r = await fetch(`${base}/stat`, { headers: key });
     expect(await r.json()).toMatchObject({ totalBlocks: 9, totalTransactions: 95 });
+  });
+
+  it("go out gzip-compressed, when large enough, to clients that accept it", async () => {
+    // a block whose record is ~12 KB of JSON, as a stored one is (its EVM hashes mostly)
+    const record = JSON.stringify({
+      height: 3,
+      hash: "AB".repeat(32),
+      txs: Array.from({ length: 100 }, (_, i) => `0x${i.toString(16).padStart(64, "0")}`),
+    });
+    await ch.insert({
+      table: `${db}.block_records`,
+      values: [{ key: "000000000003", proposer_cons: "cosmosvalcons1x", record }],
+      format: "JSONEachRow",
+    });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${base}${path}`, { headers: { ...key, ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const plain = await get("/blocks/3");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(plain.body.toString())).toMatchObject({ height: 3, proposer: {} });
+    // computed for this client, then kept: both answers are the same bytes
+    for (let i = 0; i < 2; i++) {
+      const gz = await get("/blocks/3", { "accept-encoding": "gzip, deflate, br" });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gz.headers.vary).toMatch(/accept-encoding/i);
+      expect(Number(gz.headers["content-length"])).toBe(gz.body.length);
+      expect(gz.body.length).toBeLessThan(plain.body.length / 2);
+      expect(gunzipSync(gz.body)).toEqual(plain.body);
+    }
+    // refused explicitly, whatever `*` says; or not named at all
+    for (const refused of ["gzip;q=0, *", "br", "identity"])
+      expect((await get("/blocks/3", { "accept-encoding": refused })).body).toEqual(plain.body);
+    expect((await get("/blocks/3", { "accept-encoding": "*" })).headers["content-encoding"]).toBe(
+      "gzip",
+    );
+    // a small answer is not worth it
+    const small = await get("/stat", { "accept-encoding": "gzip" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(small.body.toString())).toMatchObject({ totalBlocks: 9 });
   });
 
   it("leave validation, OPTIONS and unknown paths as they are", async () => {

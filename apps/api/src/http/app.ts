@@ -20,6 +20,7 @@ import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { clientIp } from "./client-ip.ts";
+import { acceptsGzip, GZIP_FROM_BYTES, gzip } from "./gzip.ts";
 import { holdsJsonText, jsonOf } from "./json-text.ts";
 import { Lru } from "./lru.ts";
 import { httpMetrics } from "./metrics.ts";
@@ -84,10 +85,24 @@ export const parseApiKeys = (
 interface CachedAnswer {
   readonly route: string;
   readonly answer: Promise<Buffer | Exit.Exit<unknown, ApiError>>;
+  /** The JSON gzip-compressed, made when a client that accepts it first asks. */
+  gzipped?: Promise<Buffer>;
 }
 
-const reply = (ctx: Koa.Context, json: Buffer) => {
+/**
+ * Sends JSON; gzip-compressed (`gzipped` makes it) where it is large enough and the client accepts
+ * it. Either way such an answer varies with Accept-Encoding, which shared caches must know.
+ */
+const reply = async (ctx: Koa.Context, json: Buffer, gzipped = () => gzip(json)) => {
   ctx.set("content-type", "application/json; charset=utf-8");
+  if (json.length >= GZIP_FROM_BYTES) {
+    ctx.vary("Accept-Encoding");
+    if (acceptsGzip(ctx.get("accept-encoding"))) {
+      ctx.body = await gzipped();
+      ctx.set("content-encoding", "gzip");
+      return;
+    }
+  }
   ctx.body = json;
 };
 
@@ -202,6 +217,14 @@ export const makeApp = (
   const cache = new Lru<string, CachedAnswer>(20_000, 64 * 1024 * 1024);
   const keyOf = (st: StoreState, immutable: boolean, url: string) =>
     `${st.db}:v${st.verified}:${immutable ? "" : st.height}:${url}`; // a verification changes answers without a new height
+  // A kept answer is compressed once, for the first client that accepts gzip, and kept with it.
+  const gzippedOnce = (key: string, hit: CachedAnswer, json: Buffer) => () => {
+    hit.gzipped ??= gzip(json).then((gz) => {
+      cache.weigh(key, json.length + gz.length);
+      return gz;
+    });
+    return hit.gzipped;
+  };
 
   // A route's literal path asked with a method it does not take, which a route with a parameter
   // would otherwise take (GET /contracts/verify as /contracts/:address): 405, as elsewhere.
@@ -224,11 +247,17 @@ export const makeApp = (
   // same URL gives the same answer, and it passed its route's validation when it was made.
   app.use(async (ctx, next) => {
     const st = ctx.method === "GET" ? db.peek() : undefined;
-    const hit = st && (cache.get(keyOf(st, false, ctx.url)) ?? cache.get(keyOf(st, true, ctx.url)));
+    if (!st) return next();
+    let key = keyOf(st, false, ctx.url);
+    let hit = cache.get(key);
+    if (!hit) {
+      key = keyOf(st, true, ctx.url);
+      hit = cache.get(key);
+    }
     const out = hit && (await hit.answer);
     if (!hit || !(out instanceof Uint8Array)) return next();
     (ctx as { _matchedRoute?: string })._matchedRoute = hit.route;
-    reply(ctx, out);
+    await reply(ctx, out, gzippedOnce(key, hit, out));
   });
 
   const run =
@@ -272,7 +301,7 @@ export const makeApp = (
           }
           const out = await hit.answer;
           if (out instanceof Uint8Array) {
-            reply(ctx, out);
+            await reply(ctx, out, gzippedOnce(key, hit, out));
             return;
           }
           cache.delete(key);
@@ -280,7 +309,7 @@ export const makeApp = (
       }
       const exit = await runtime.runPromiseExit(handle);
       if (Exit.isSuccess(exit)) {
-        if (holdsJsonText(exit.value)) reply(ctx, Buffer.from(jsonOf(exit.value)));
+        if (holdsJsonText(exit.value)) await reply(ctx, Buffer.from(jsonOf(exit.value)));
         else ctx.body = exit.value;
         return;
       }
