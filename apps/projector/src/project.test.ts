@@ -109,6 +109,14 @@ describe("projector", () => {
     expect(await currentSet(ch, "lk")).toBeUndefined(); // nothing done
     expect(await locks("lk")).toEqual([held.split(".")[1]]); // the refused one's own is gone
     await ch.command({ query: `DROP TABLE ${held}` });
+    // a live lock a few seconds old, made after the engine started, is still a running one
+    const [{ up } = { up: 0 }] = await rows<{ up: number }>("SELECT uptime() AS up");
+    if (up < 6) await new Promise((r) => setTimeout(r, (6 - up) * 1000));
+    const older = await heldLock("lk", "pid 4243 on elsewhere", 3);
+    await expect(
+      reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet),
+    ).rejects.toBeInstanceOf(ReindexBusy);
+    await ch.command({ query: `DROP TABLE ${older}` });
     // a lock made an hour ago, before this engine started: what an engine's restart leaves
     await heldLock("lk", "pid 4242 on elsewhere", 3600);
     expect(await reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
@@ -131,6 +139,32 @@ describe("projector", () => {
     expect(ran.length).toBeLessThanOrEqual(1);
     expect(await currentSet(ch, "lt")).toBe(ran.length === 1 ? 1 : undefined);
     expect(await locks("lt")).toEqual([]);
+  }, 120_000);
+
+  it("a re-index whose lock is gone before it switches (a server restarted under it) switches nothing", async () => {
+    // the lock dropped once taken (at the re-index's first look at the log), as another would
+    let dropped: Promise<void> | undefined;
+    const dropLocks = async () => {
+      for (const name of await locks("ll"))
+        await ch.command({ query: `DROP TABLE ll_meta.\`${name}\`` });
+    };
+    const watched = new Proxy(log, {
+      get(target, k) {
+        if (k === "lastHeight")
+          return async () => {
+            dropped ??= dropLocks();
+            await dropped;
+            return target.lastHeight();
+          };
+        const v: unknown = Reflect.get(target, k);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    await expect(
+      reindex(ch, "ll", watched, { ...options, batchBlocks: 200 }, () => {}),
+    ).rejects.toThrow(/re-index lock ll_meta\.reindex_lock_\S+ is gone .*: not switching/);
+    expect(dropped).toBeDefined();
+    expect(await currentSet(ch, "ll")).toBeUndefined();
   }, 120_000);
 
   it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host", async () => {

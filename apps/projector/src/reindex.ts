@@ -38,7 +38,8 @@ interface Lock {
   readonly since: string;
   /**
    * Made before the engine last started (2 s before, at least: both times are whole seconds, and a
-   * lock taken as the engine starts is a live one), so left behind by a restart.
+   * lock taken as the engine starts is a live one), so left behind by a restart. A table whose
+   * time the engine does not know (0) is never taken for one.
    */
   readonly beforeStart: number;
 }
@@ -47,49 +48,68 @@ interface Lock {
  * Runs `f` holding the re-index lock of `base`, so that one re-index runs at a time (two at once
  * computed the same new set; the second dropped it while the first filled it). A taker creates a
  * table of its own, `<base>_meta.reindex_lock_<pid>_<time>_<random>`, whose comment names it,
- * then looks at the others. One left behind is dropped: made before the engine last started (a
- * chDB process that died, a server restarted), or naming a process of this host that no longer
- * runs (killed).
- * Any other means a re-index is running: the taker drops its own and is refused, naming it. Each
- * taker's table exists before it looks, so of two that start together the later one to look sees
- * the earlier one's (both may be refused; neither runs alongside the other). One left by another
- * host's process that died under a running server is named in the refusal, to drop by hand.
+ * then looks at the others (and at `reindex_lock`, an earlier version's). Those left behind are
+ * dropped: made before the engine last started (a chDB process that died, a server restarted),
+ * or naming a process of this host that no longer runs (killed). Any other means a re-index is
+ * running: the taker drops its own and is refused, naming it. Each taker's table exists before it
+ * looks, so of two that start together the later one to look sees the earlier one's (both may be
+ * refused). One left by another host's process that died under a running server is named in the
+ * refusal, to drop by hand. `f` is given a check that the lock is still held: a server that
+ * restarted under a running re-index makes its lock look left behind, and another may take it.
  */
 const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,
-  f: () => Promise<T>,
+  f: (stillHeld: () => Promise<void>) => Promise<T>,
 ): Promise<T> => {
   const meta = metaDb(base);
   const mine = `${LOCK}${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
+  const table = (name: string) => `${meta}.\`${name}\``;
+  const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${table(mine)}` });
   await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${meta}` });
-  await ch.command({
-    query: `CREATE TABLE ${meta}.${mine} (x UInt8) ENGINE = Memory COMMENT ${stringLiteral(`pid ${process.pid} on ${hostname()}`)}`,
-  });
-  const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${meta}.${mine}` });
   try {
+    await ch.command({
+      query: `CREATE TABLE ${table(mine)} (x UInt8) ENGINE = Memory COMMENT ${stringLiteral(`pid ${process.pid} on ${hostname()}`)}`,
+    });
     const rs = await ch.query({
-      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND startsWith(name, {prefix:String}) AND name != {mine:String} ORDER BY name`,
+      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, metadata_modification_time > 0 AND metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND (startsWith(name, {prefix:String}) OR name = 'reindex_lock') AND name != {mine:String} ORDER BY name`,
       query_params: { meta, prefix: LOCK, mine },
       format: "JSONEachRow",
     });
-    for (const other of await rs.json<Lock>()) {
-      if (Number(other.beforeStart) === 1 || heldByTheGone(other.owner))
-        await ch.command({ query: `DROP TABLE IF EXISTS ${meta}.${other.name}` });
-      else
-        throw new ReindexBusy(
-          `another re-index holds ${meta}.${other.name} (${other.owner}, since ${other.since} UTC); if none is running, DROP TABLE ${meta}.${other.name}`,
-        );
-    }
+    const others = await rs.json<Lock>();
+    const left = others.filter((o) => Number(o.beforeStart) === 1 || heldByTheGone(o.owner));
+    for (const o of left) await ch.command({ query: `DROP TABLE IF EXISTS ${table(o.name)}` });
+    const running = others.find((o) => !left.includes(o));
+    if (running)
+      throw new ReindexBusy(
+        `another re-index holds ${meta}.${running.name} (${running.owner || "an earlier version's re-index"}, since ${running.since} UTC); if none is running, DROP TABLE ${meta}.${running.name}`,
+      );
   } catch (e) {
-    await release();
+    await release().catch(() => {}); // the refusal or the failure is what the caller needs
     throw e;
   }
+  const stillHeld = async () => {
+    const rs = await ch.query({
+      query:
+        "SELECT count() AS n FROM system.tables WHERE database = {meta:String} AND name = {mine:String}",
+      query_params: { meta, mine },
+      format: "JSONEachRow",
+    });
+    const [{ n } = { n: 0 }] = await rs.json<{ n: number | string }>();
+    if (Number(n) !== 1)
+      throw new Error(
+        `the re-index lock ${meta}.${mine} is gone (the engine restarted, or it was dropped by hand): not switching`,
+      );
+  };
+  let out: T;
   try {
-    return await f();
-  } finally {
-    await release();
+    out = await f(stillHeld);
+  } catch (e) {
+    await release().catch(() => {});
+    throw e;
   }
+  await release();
+  return out;
 };
 
 /**
@@ -104,7 +124,7 @@ export const reindex = async (
   o: Omit<ProjectOptions, "follow">,
   say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<{ set: number; height: number }> =>
-  withReindexLock(ch, base, async () => {
+  withReindexLock(ch, base, async (stillHeld) => {
     const old = await currentSet(ch, base);
     const set = (old ?? 0) + 1;
     const db = setDb(base, set);
@@ -136,6 +156,7 @@ export const reindex = async (
       p = await projectLog(ch, db, log, { ...o, follow: false });
       o.signal?.throwIfAborted();
     }
+    await stillHeld();
     await switchSet(ch, base, set);
     await repointViews(ch, base, set, TABLES);
     say(`switched to ${db} at height ${p.height} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
