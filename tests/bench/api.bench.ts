@@ -134,7 +134,8 @@ export const run = async (): Promise<Figure[]> => {
   type Kind = "hot" | "lookup" | "list";
   // Hot endpoints last: by then the lookups have filled the answer cache (20,000 entries), as on a
   // server that has run a while.
-  const endpoints: [string, string[], Kind][] = [
+  // [name, paths, kind, Accept-Encoding sent (none: answers as they are)]
+  const endpoints: [string, string[], Kind, string?][] = [
     ["/txs/{hash}, same one", [`/txs/${hashes[0]}`], "lookup"],
     ["/txs/{hash}, a different one each time", hashes.map((h) => `/txs/${h}`), "lookup"],
     ["/blocks/{height}, same one", [`/blocks/${Math.floor(blocks / 3)}`], "lookup"],
@@ -166,6 +167,12 @@ export const run = async (): Promise<Figure[]> => {
     ],
     ["/blocks/latest", ["/blocks/latest"], "hot"],
     ["/txs?limit=10", ["/txs?limit=10"], "hot"],
+    [
+      "/txs?limit=10, gzip accepted (as browsers ask)",
+      ["/txs?limit=10"],
+      "hot",
+      "gzip, deflate, br",
+    ],
     ["/stat", ["/stat"], "hot"],
     ["/validators", ["/validators"], "hot"],
   ];
@@ -190,7 +197,7 @@ export const run = async (): Promise<Figure[]> => {
   const clients = { concurrency: CONCURRENCY, seconds: SECONDS };
   // BENCH_API_ONLY: the endpoints whose name holds this text, the others left out.
   const only = process.env.BENCH_API_ONLY;
-  for (const [name, paths, kind] of endpoints) {
+  for (const [name, paths, kind, acceptEncoding] of endpoints) {
     if (only && !name.includes(only)) continue;
     // ROUNDS runs of the endpoint, each just after one of the bare endpoint: medians of the runs.
     const runs: { rps: number; p50: number; p99: number; errors: number; bare: number }[] = [];
@@ -206,7 +213,11 @@ export const run = async (): Promise<Figure[]> => {
       // each run goes on in the list where the one before it ended (wrk goes round it in order;
       // the requests still out when it stopped, one per client, were answered and kept meanwhile)
       const order = [...paths.slice(from), ...paths.slice(0, from)];
-      const r = await load({ url: order.map((path) => `${base}${path}`), ...clients });
+      const r = await load({
+        url: order.map((path) => `${base}${path}`),
+        ...clients,
+        acceptEncoding,
+      });
       await settle();
       cached += app.answerCache.hits - hits;
       requests += r.requests;

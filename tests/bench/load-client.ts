@@ -12,10 +12,13 @@ const [file, concurrency, seconds, body] = [
   Number(process.argv[4] ?? 5),
   process.argv[5],
 ];
+// Accept-Encoding as load.ts says (LOAD_ACCEPT_ENCODING), else none wanted, as wrk asks (fetch
+// would ask for gzip by itself).
+const encoding = { "accept-encoding": process.env.LOAD_ACCEPT_ENCODING ?? "identity" };
 const init: RequestInit =
   body === undefined
-    ? {}
-    : { method: "POST", body, headers: { "content-type": "application/json" } };
+    ? { headers: encoding }
+    : { method: "POST", body, headers: { "content-type": "application/json", ...encoding } };
 const urls = readFileSync(file, "utf8").split("\n").filter(Boolean);
 const latencies: number[] = [];
 let errors = 0;

@@ -26,6 +26,8 @@ export interface LoadSpec {
   readonly seconds: number;
   /** A JSON body to POST (Content-Type: application/json); none: GET. */
   readonly body?: string;
+  /** Accept-Encoding to send (a browser's: "gzip, deflate, br"); none: the answers as they are. */
+  readonly acceptEncoding?: string;
 }
 
 export const hasWrk = spawnSync("wrk", ["--version"]).error === undefined;
@@ -87,6 +89,7 @@ const loadWrk = async (spec: LoadSpec): Promise<LoadResult> => {
       `-c${spec.concurrency}`,
       `-d${spec.seconds}s`,
       "--latency",
+      ...(spec.acceptEncoding ? ["-H", `Accept-Encoding: ${spec.acceptEncoding}`] : []),
       ...wrkScript(spec),
       urlsOf(spec)[0]!,
     ],
@@ -120,7 +123,10 @@ const loadNode = (spec: LoadSpec) =>
         String(spec.seconds),
         ...(spec.body ? [spec.body] : []),
       ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, LOAD_ACCEPT_ENCODING: spec.acceptEncoding ?? "identity" },
+      },
     );
     let out = "";
     child.stdout?.on("data", (d: Buffer) => {

@@ -129,15 +129,20 @@ describe("kept answers", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(JSON.parse(plain.body.toString())).toMatchObject({ height: 3, proposer: {} });
-    // computed for this client, then kept: both answers are the same bytes
+    // compressed for the first client that accepts it, then kept beside the JSON (its weight
+    // added once): both answers are the same bytes
+    const weights = [app.answerCache.weight];
     for (let i = 0; i < 2; i++) {
       const gz = await get("/blocks/3", { "accept-encoding": "gzip, deflate, br" });
+      weights.push(app.answerCache.weight);
       expect(gz.headers["content-encoding"]).toBe("gzip");
       expect(gz.headers.vary).toMatch(/accept-encoding/i);
       expect(Number(gz.headers["content-length"])).toBe(gz.body.length);
       expect(gz.body.length).toBeLessThan(plain.body.length / 2);
       expect(gunzipSync(gz.body)).toEqual(plain.body);
     }
+    expect(weights[1]! - weights[0]!).toBeGreaterThan(0);
+    expect(weights[2]).toBe(weights[1]);
     // refused explicitly, whatever `*` says; or not named at all
     for (const refused of ["gzip;q=0, *", "br", "identity"])
       expect((await get("/blocks/3", { "accept-encoding": refused })).body).toEqual(plain.body);

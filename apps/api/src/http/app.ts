@@ -86,19 +86,25 @@ interface CachedAnswer {
   readonly route: string;
   readonly answer: Promise<Buffer | Exit.Exit<unknown, ApiError>>;
   /** The JSON gzip-compressed, made when a client that accepts it first asks. */
-  gzipped?: Promise<Buffer>;
+  gzipped?: Promise<Buffer | undefined>;
 }
 
 /**
- * Sends JSON; gzip-compressed (`gzipped` makes it) where it is large enough and the client accepts
- * it. Either way such an answer varies with Accept-Encoding, which shared caches must know.
+ * Sends JSON; gzip-compressed (`gzipped` makes it; undefined if it could not) where it is large
+ * enough and the client accepts it. Either way such an answer varies with Accept-Encoding, which
+ * shared caches must know.
  */
-const reply = async (ctx: Koa.Context, json: Buffer, gzipped = () => gzip(json)) => {
+const reply = async (
+  ctx: Koa.Context,
+  json: Buffer,
+  gzipped: () => Promise<Buffer | undefined> = () => gzip(json).catch(() => undefined),
+) => {
   ctx.set("content-type", "application/json; charset=utf-8");
   if (json.length >= GZIP_FROM_BYTES) {
     ctx.vary("Accept-Encoding");
-    if (acceptsGzip(ctx.get("accept-encoding"))) {
-      ctx.body = await gzipped();
+    const gz = acceptsGzip(ctx.get("accept-encoding")) ? await gzipped() : undefined;
+    if (gz) {
+      ctx.body = gz;
       ctx.set("content-encoding", "gzip");
       return;
     }
@@ -217,12 +223,19 @@ export const makeApp = (
   const cache = new Lru<string, CachedAnswer>(20_000, 64 * 1024 * 1024);
   const keyOf = (st: StoreState, immutable: boolean, url: string) =>
     `${st.db}:v${st.verified}:${immutable ? "" : st.height}:${url}`; // a verification changes answers without a new height
-  // A kept answer is compressed once, for the first client that accepts gzip, and kept with it.
+  // A kept answer is compressed once, for the first client that accepts gzip, and kept with it
+  // (a compression that failed is not: that answer goes out as it is, and the next one tries).
   const gzippedOnce = (key: string, hit: CachedAnswer, json: Buffer) => () => {
-    hit.gzipped ??= gzip(json).then((gz) => {
-      cache.weigh(key, json.length + gz.length);
-      return gz;
-    });
+    hit.gzipped ??= gzip(json).then(
+      (gz) => {
+        cache.weigh(key, json.length + gz.length, hit);
+        return gz;
+      },
+      () => {
+        hit.gzipped = undefined;
+        return undefined;
+      },
+    );
     return hit.gzipped;
   };
 

@@ -1,5 +1,5 @@
 import { promisify } from "node:util";
-import { gzip as gzipCb } from "node:zlib";
+import { gzip as gzipCb, gzipSync } from "node:zlib";
 
 /**
  * Answers from this many bytes on go out gzip-compressed to clients that accept it (browsers
@@ -26,5 +26,12 @@ export const acceptsGzip = (header: string | undefined): boolean => {
   return star ?? false;
 };
 
-/** The bytes gzip-compressed, off the main thread (zlib runs on libuv's pool). */
-export const gzip: (body: Buffer) => Promise<Buffer> = promisify(gzipCb);
+const gzipAsync = promisify(gzipCb);
+
+/**
+ * The bytes gzip-compressed. Up to 64 KiB in this thread (~0.1 ms for 16 KB): libuv's pool, where
+ * zlib would go, also runs chDB's queries (4 threads), and a compression queued behind a deep page
+ * would wait for it. Larger ones (~0.3-0.6 ms for 220 KB) go to the pool.
+ */
+export const gzip = (body: Buffer): Promise<Buffer> =>
+  body.length <= 64 * 1024 ? Promise.resolve(gzipSync(body)) : gzipAsync(body);

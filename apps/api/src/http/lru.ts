@@ -75,10 +75,13 @@ export class Lru<K, V> {
     this.trim(this.maxEntries);
   }
 
-  /** Sets the weight of an entry once known (a cached answer's size after it is computed). */
-  weigh(key: K, weight: number): void {
+  /**
+   * Sets the weight of an entry once known (a cached answer's size after it is computed); with
+   * `value`, only if the entry still holds it (not one set again under the key meanwhile).
+   */
+  weigh(key: K, weight: number, value?: V): void {
     const e = this.map.get(key);
-    if (!e) return;
+    if (!e || (value !== undefined && e.value !== value)) return;
     this.total += weight - e.weight;
     e.weight = weight;
     this.trim(this.maxEntries);
