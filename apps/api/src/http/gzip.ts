@@ -33,5 +33,5 @@ const gzipAsync = promisify(gzipCb);
  * zlib would go, also runs chDB's queries (4 threads), and a compression queued behind a deep page
  * would wait for it. Larger ones (~0.3-0.6 ms for 220 KB) go to the pool.
  */
-export const gzip = (body: Buffer): Promise<Buffer> =>
-  body.length <= 64 * 1024 ? Promise.resolve(gzipSync(body)) : gzipAsync(body);
+export const gzip = async (body: Buffer): Promise<Buffer> =>
+  body.length <= 64 * 1024 ? gzipSync(body) : gzipAsync(body); // a throw is a rejection
