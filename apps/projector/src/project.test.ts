@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { describeProcess, thisProcess } from "@explorer/service/process";
 import { currentSet, migrate, openClickHouse } from "@explorer/store";
 import { ConfigProvider, Effect, Fiber, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,7 +104,7 @@ describe("projector", () => {
     await expect(busy).rejects.toBeInstanceOf(ReindexBusy);
     await expect(busy).rejects.toThrow(
       new RegExp(
-        `another re-index holds ${held.replace(".", "\\.")} \\(pid 4242 on elsewhere, since .* UTC\\); if none is running, DROP TABLE ${held.replace(".", "\\.")}$`,
+        `another re-index holds ${held.replace(".", "\\.")} \\(pid 4242 on elsewhere, last alive .* UTC\\); it is taken over once silent for 60 s, or DROP TABLE ${held.replace(".", "\\.")} if none is running$`,
       ),
     );
     expect(await currentSet(ch, "lk")).toBeUndefined(); // nothing done
@@ -123,6 +124,44 @@ describe("projector", () => {
       set: 1,
     });
     expect(await locks("lk")).toEqual([]); // released, the old one dropped
+  }, 120_000);
+
+  it("a lock whose holder went silent for a lease is taken over, whatever its host; a running re-index's heartbeat keeps its own", async () => {
+    const quiet = () => {};
+    const fast = { heartbeatMs: 300, leaseSeconds: 2 };
+    const [{ up } = { up: 0 }] = await rows<{ up: number }>("SELECT uptime() AS up");
+    if (up < 8) await new Promise((r) => setTimeout(r, (8 - up) * 1000));
+    // made 4 s ago, after the engine started, by a process this one cannot see
+    await heldLock("ls", "pid 4242 on elsewhere", 4);
+    expect(
+      await reindex(ch, "ls", log, { ...options, batchBlocks: 200 }, quiet, fast),
+    ).toMatchObject({ set: 1 });
+    expect(await locks("ls")).toEqual([]);
+    // a re-index that runs longer than the lease (its first look at the log held back 3.5 s)
+    let started!: () => void;
+    const looking = new Promise<void>((r) => {
+      started = r;
+    });
+    const slow = new Proxy(log, {
+      get(target, k) {
+        if (k === "lastHeight")
+          return async () => {
+            started();
+            await new Promise((r) => setTimeout(r, 3500));
+            return target.lastHeight();
+          };
+        const v: unknown = Reflect.get(target, k);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const first = reindex(ch, "ls", slow, { ...options, batchBlocks: 200 }, quiet, fast);
+    await looking;
+    await new Promise((r) => setTimeout(r, 3000));
+    await expect(
+      reindex(ch, "ls", log, { ...options, batchBlocks: 200 }, quiet, fast),
+    ).rejects.toBeInstanceOf(ReindexBusy);
+    expect(await first).toMatchObject({ set: 2 });
+    expect(await locks("ls")).toEqual([]);
   }, 120_000);
 
   it("two re-indexes that start together over a lock left behind never both run: the other is refused", async () => {
@@ -167,7 +206,7 @@ describe("projector", () => {
     expect(await currentSet(ch, "ll")).toBeUndefined();
   }, 120_000);
 
-  it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host", async () => {
+  it("takes over a re-index lock left by a process of this host that is gone (killed) or whose pid another process took, not one of another host or pid namespace", async () => {
     const quiet = () => {};
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
     await heldLock("lg", `pid ${gone} on ${hostname()}`);
@@ -180,6 +219,32 @@ describe("projector", () => {
       reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
     ).rejects.toBeInstanceOf(ReindexBusy);
     await ch.command({ query: `DROP TABLE ${live}` });
+    // the holder's pid now another process's (a restarted container's): its lock is taken over
+    const here = thisProcess();
+    if (here.start !== undefined) {
+      const reused = describeProcess({ ...here, start: String(Number(here.start) + 1) });
+      await heldLock("lg", reused);
+      expect(await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
+        set: 2,
+      });
+    }
+    // a process of another pid namespace with this hostname (a container): not seen, so running
+    const other = await heldLock(
+      "lg",
+      describeProcess({ ...here, pid: gone, pidNs: `${here.pidNs ?? 0}1` }),
+    );
+    await expect(
+      reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
+    ).rejects.toBeInstanceOf(ReindexBusy);
+    await ch.command({ query: `DROP TABLE ${other}` });
+    // the lock a running re-index holds names its process so
+    let owners: Promise<{ owner: string }[]> | undefined;
+    await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, () => {
+      owners ??= rows<{ owner: string }>(
+        "SELECT comment AS owner FROM system.tables WHERE database = 'lg_meta' AND startsWith(name, 'reindex_lock')",
+      );
+    });
+    expect(await owners).toEqual([{ owner: describeProcess(here) }]);
   }, 120_000);
 
   it("re-indexes into a new table set with the same tables, then switches to it", async () => {

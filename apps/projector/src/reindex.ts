@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
-import { isAlive } from "@explorer/service/process";
+import { describeProcess, isGone, parseProcess, thisProcess } from "@explorer/service/process";
 import {
   currentSet,
   metaDb,
@@ -21,21 +21,37 @@ export class ReindexBusy extends Error {
   readonly _tag = "ReindexBusy";
 }
 
-/** Whether a lock's owner (`pid <n> on <host>`) was a process of this host that no longer runs. */
+/** Whether a lock's owner (@explorer/service's describeProcess) is a process surely gone. */
 const heldByTheGone = (owner: string): boolean => {
-  const m = /^pid (\d+) on (.+)$/.exec(owner);
-  return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
+  const m = parseProcess(owner);
+  return m !== undefined && isGone(m);
 };
 
 /** A lock table's name: its holder's own, so that taking one never fails or waits on another. */
 const LOCK = "reindex_lock_";
 
+/** How a re-index keeps its lock alive (see withReindexLock). */
+export interface LockTiming {
+  /** A holder rewrites its lock's comment this often, which dates its table anew. */
+  readonly heartbeatMs: number;
+  /** A lock whose table has not been dated anew for this long is left behind. */
+  readonly leaseSeconds: number;
+}
+
+export const LOCK_TIMING: LockTiming = { heartbeatMs: 10_000, leaseSeconds: 60 };
+
 /** A lock in `<base>_meta`, as the engine describes it. */
 interface Lock {
   readonly name: string;
-  /** `pid <n> on <host>`, its table's comment, written with the table in one statement. */
+  /**
+   * `pid <n> on <host>, boot <id>, pid namespace <n>, started <ticks>` (the last three where Linux
+   * gives them): its table's comment, written with the table in one statement.
+   */
   readonly owner: string;
+  /** When its table was made or last dated anew (its holder's last sign of life). */
   readonly since: string;
+  /** Seconds since then (0 when the engine does not know that time). */
+  readonly quiet: number;
   /**
    * Made before the engine last started (2 s before, at least: both times are whole seconds, and a
    * lock taken as the engine starts is a live one), so left behind by a restart. A table whose
@@ -48,46 +64,75 @@ interface Lock {
  * Runs `f` holding the re-index lock of `base`, so that one re-index runs at a time (two at once
  * computed the same new set; the second dropped it while the first filled it). A taker creates a
  * table of its own, `<base>_meta.reindex_lock_<pid>_<time>_<random>`, whose comment names it,
- * then looks at the others (and at `reindex_lock`, an earlier version's). Those left behind are
- * dropped: made before the engine last started (a chDB process that died, a server restarted),
- * or naming a process of this host that no longer runs (killed). Any other means a re-index is
- * running: the taker drops its own and is refused, naming it. Each taker's table exists before it
- * looks, so of two that start together the later one to look sees the earlier one's (both may be
- * refused). One left by another host's process that died under a running server is named in the
- * refusal, to drop by hand. `f` is given a check that the lock is still held: a server that
- * restarted under a running re-index makes its lock look left behind, and another may take it.
+ * then looks at the others (and at `reindex_lock`, an earlier version's). A holder rewrites its
+ * table's comment every `heartbeatMs`, which dates the table anew. Those left behind are dropped:
+ * not dated anew for `leaseSeconds` (a holder that died, on any host), or not since the engine
+ * last started (a chDB process that died, a server restarted), or naming a process of this host,
+ * boot and pid namespace that no longer runs (killed) or whose pid another process now has (a
+ * restarted container). Any other means a re-index is running: the taker drops its own and is
+ * refused, naming it. Each taker's table exists before it looks, so of two that start together
+ * the later one to look sees the earlier one's (both may be refused). A dead holder this process
+ * cannot see (another host, or another container with the same hostname) is named in the
+ * refusal until its lease runs out. `f` is given a check that the lock is still held: a holder
+ * that could not date its lock for a lease, or a server restarted under it before its next
+ * heartbeat, makes the lock look left behind, and another may take it.
  */
 const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,
+  timing: LockTiming,
   f: (stillHeld: () => Promise<void>) => Promise<T>,
 ): Promise<T> => {
   const meta = metaDb(base);
   const mine = `${LOCK}${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
   const table = (name: string) => `${meta}.\`${name}\``;
+  const owner = stringLiteral(describeProcess(thisProcess()));
   const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${table(mine)}` });
   await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${meta}` });
   try {
     await ch.command({
-      query: `CREATE TABLE ${table(mine)} (x UInt8) ENGINE = Memory COMMENT ${stringLiteral(`pid ${process.pid} on ${hostname()}`)}`,
+      query: `CREATE TABLE ${table(mine)} (x UInt8) ENGINE = Memory COMMENT ${owner}`,
     });
     const rs = await ch.query({
-      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, metadata_modification_time > 0 AND metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND (startsWith(name, {prefix:String}) OR name = 'reindex_lock') AND name != {mine:String} ORDER BY name`,
+      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, if(metadata_modification_time > 0, dateDiff('second', metadata_modification_time, now()), 0) AS quiet, metadata_modification_time > 0 AND metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND (startsWith(name, {prefix:String}) OR name = 'reindex_lock') AND name != {mine:String} ORDER BY name`,
       query_params: { meta, prefix: LOCK, mine },
       format: "JSONEachRow",
     });
     const others = await rs.json<Lock>();
-    const left = others.filter((o) => Number(o.beforeStart) === 1 || heldByTheGone(o.owner));
+    const left = others.filter(
+      (o) =>
+        Number(o.beforeStart) === 1 ||
+        Number(o.quiet) > timing.leaseSeconds ||
+        heldByTheGone(o.owner),
+    );
     for (const o of left) await ch.command({ query: `DROP TABLE IF EXISTS ${table(o.name)}` });
     const running = others.find((o) => !left.includes(o));
     if (running)
       throw new ReindexBusy(
-        `another re-index holds ${meta}.${running.name} (${running.owner || "an earlier version's re-index"}, since ${running.since} UTC); if none is running, DROP TABLE ${meta}.${running.name}`,
+        `another re-index holds ${meta}.${running.name} (${running.owner || "an earlier version's re-index"}, last alive ${running.since} UTC); it is taken over once silent for ${timing.leaseSeconds} s, or DROP TABLE ${meta}.${running.name} if none is running`,
       );
   } catch (e) {
     await release().catch(() => {}); // the refusal or the failure is what the caller needs
     throw e;
   }
+  // The heartbeat: the comment rewritten dates the table anew. A failure is let be: a lock that
+  // went silent may be taken over, and stillHeld then stops the switch.
+  const beating = new AbortController();
+  const heartbeat = (async () => {
+    for (;;) {
+      await sleep(timing.heartbeatMs, undefined, { signal: beating.signal, ref: false }).catch(
+        () => {},
+      );
+      if (beating.signal.aborted) return;
+      await ch
+        .command({ query: `ALTER TABLE ${table(mine)} MODIFY COMMENT ${owner}` })
+        .catch(() => {});
+    }
+  })();
+  const stop = () => {
+    beating.abort();
+    return heartbeat;
+  };
   const stillHeld = async () => {
     const rs = await ch.query({
       query:
@@ -105,9 +150,11 @@ const withReindexLock = async <T>(
   try {
     out = await f(stillHeld);
   } catch (e) {
+    await stop();
     await release().catch(() => {});
     throw e;
   }
+  await stop();
   await release();
   return out;
 };
@@ -123,8 +170,9 @@ export const reindex = async (
   log: RawLog,
   o: Omit<ProjectOptions, "follow">,
   say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  timing: LockTiming = LOCK_TIMING,
 ): Promise<{ set: number; height: number }> =>
-  withReindexLock(ch, base, async (stillHeld) => {
+  withReindexLock(ch, base, timing, async (stillHeld) => {
     const old = await currentSet(ch, base);
     const set = (old ?? 0) + 1;
     const db = setDb(base, set);

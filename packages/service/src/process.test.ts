@@ -1,6 +1,16 @@
 import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { isAlive } from "./process.ts";
+import {
+  describeProcess,
+  isAlive,
+  isGone,
+  type ProcessMark,
+  parseProcess,
+  startInStat,
+  startTicks,
+  thisProcess,
+} from "./process.ts";
 
 describe("isAlive", () => {
   it("is true for a running process, false once it has exited", () => {
@@ -24,5 +34,55 @@ describe("isAlive", () => {
     );
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("true");
+  });
+});
+
+describe("process marks", () => {
+  const here = thisProcess();
+  const linux = process.platform === "linux";
+
+  it("name this process by pid and host, and on Linux by boot, pid namespace and start time", () => {
+    expect(here).toMatchObject({ pid: process.pid, host: hostname() });
+    if (linux) {
+      expect(here.boot).toMatch(/^[0-9a-f-]{36}$/);
+      expect(here.pidNs).toMatch(/^\d+$/);
+      expect(here.start).toMatch(/^\d+$/);
+      expect(startTicks(process.pid)).toBe(here.start);
+    }
+    expect(parseProcess(describeProcess(here))).toEqual(here);
+    expect(describeProcess({ pid: 7, host: "h" })).toBe("pid 7 on h");
+    expect(parseProcess("pid 7 on h")).toEqual({ pid: 7, host: "h" });
+    for (const text of ["", "pid x on h", "pid 7 on ", "pid 7 on h, started soon"])
+      expect(parseProcess(text), text).toBeUndefined();
+  });
+
+  it("a start time is read past a command name holding spaces and parentheses", () => {
+    const fields = "S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 987654 20 21";
+    expect(startInStat(`4242 (a) b (c) d) ${fields}`)).toBe("987654");
+    expect(startInStat(`4242 (node) ${fields}`)).toBe("987654");
+    expect(startInStat("4242 (node) S 1")).toBe("");
+  });
+
+  it("a live process is not gone; an exited one of this host, boot and namespace is", () => {
+    expect(isGone(here)).toBe(false);
+    const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+    expect(isGone({ ...here, pid: exited, start: "1" })).toBe(true);
+    expect(isGone({ pid: exited, host: here.host })).toBe(true); // an earlier version's mark
+  });
+
+  it("a live pid that started at another time is another process: the marked one is gone", () => {
+    if (!linux) return;
+    expect(isGone({ ...here, start: String(Number(here.start) + 1) })).toBe(true);
+    expect(isGone({ pid: here.pid, host: here.host })).toBe(false); // no start time: pid alone
+  });
+
+  it("what this process cannot see is taken as running", () => {
+    const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+    const gone: ProcessMark = { ...here, pid: exited, boot: "b", pidNs: "1", start: "1" };
+    const local = { ...here, boot: "b", pidNs: "1" };
+    expect(isGone(gone, local)).toBe(true);
+    expect(isGone({ ...gone, host: `${here.host}-other` }, local)).toBe(false); // another host
+    expect(isGone({ ...gone, boot: "c" }, local)).toBe(false); // another boot (or machine)
+    expect(isGone({ ...gone, pidNs: "2" }, local)).toBe(false); // another container's pids
   });
 });
