@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { testAccounts } from "@explorer/infra";
 import { reindex } from "@explorer/projector";
 import { decodeRecord, isVerificationRecord } from "@explorer/raw-block";
+import { setDb } from "@explorer/store";
 import { findRelease } from "@explorer/verifier";
 import { AbiCoder, parseEther, Wallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -594,7 +595,8 @@ describe("durability", () => {
       () => {},
     );
     expect(set).toBeGreaterThan(1);
-    await new Promise((r) => setTimeout(r, 400)); // the API's state is re-read every 250 ms
+    // The API re-reads its state every 250 ms: read it now, and check it serves the new set.
+    expect((await index.apiState()).db).toBe(setDb("explorer", set));
     const { body } = await get(`/contracts/${c.TestToken}`);
     expect(body).toMatchObject({ verified: true, compilerVersion: V08 });
     const list = (await get("/contracts?verified=true&limit=20")).body.docs;

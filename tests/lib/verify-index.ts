@@ -2,11 +2,12 @@ import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiSettings, buildApi, makeVerification } from "@explorer/api";
+import { type ApiSettings, buildApi, Db, makeVerification } from "@explorer/api";
 import { openCurrentSet, projectLog } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { openClickHouse } from "@explorer/store";
 import { Verifier, type VerifierOptions } from "@explorer/verifier";
+import { Effect } from "effect";
 import { listenLocal } from "./net.ts";
 
 /**
@@ -60,6 +61,13 @@ export const startVerifyIndex = async (
     server: server as Server,
     /** The directory of the index's own copy of the log (verifications are appended there). */
     logDir: join(dir, "log"),
+    /** The API's view of the store, read again now (the set it serves and its height). */
+    apiState: () =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          return yield* (yield* Db).refresh;
+        }),
+      ),
     /** Stops following the log (e.g. before a re-index), keeping the API up. */
     stopProjector: async () => {
       stop.abort();
