@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
 import { Log, reindexWith, Store } from "./main.ts";
 import { projectLog } from "./project.ts";
-import { ReindexBusy, reindex } from "./reindex.ts";
+import { LockLost, ReindexBusy, reindex } from "./reindex.ts";
 import { TABLES } from "./writer.ts";
 
 /**
@@ -97,6 +97,27 @@ describe("projector", () => {
       )
     ).map((r) => r.name);
 
+  /** Waits until the engine has run `s` seconds (a lock dated after its start can then be old). */
+  const engineUpFor = async (s: number) => {
+    const [{ up } = { up: 0 }] = await rows<{ up: number }>("SELECT uptime() AS up");
+    if (up < s) await new Promise((r) => setTimeout(r, (s - up) * 1000));
+  };
+  /** The log, with `first` run before its first `lastHeight` answers (a re-index's first look). */
+  const onFirstLook = (first: () => Promise<void>) => {
+    let done: Promise<void> | undefined;
+    return new Proxy(log, {
+      get(target, k) {
+        if (k === "lastHeight")
+          return async () => {
+            done ??= first();
+            await done;
+            return target.lastHeight();
+          };
+        const v: unknown = Reflect.get(target, k);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  };
   it("re-indexes one at a time: a second is refused, naming the first; a lock older than the engine (a restart) is taken over", async () => {
     const quiet = () => {};
     const held = await heldLock("lk", "pid 4242 on elsewhere");
@@ -111,8 +132,7 @@ describe("projector", () => {
     expect(await locks("lk")).toEqual([held.split(".")[1]]); // the refused one's own is gone
     await ch.command({ query: `DROP TABLE ${held}` });
     // a live lock a few seconds old, made after the engine started, is still a running one
-    const [{ up } = { up: 0 }] = await rows<{ up: number }>("SELECT uptime() AS up");
-    if (up < 6) await new Promise((r) => setTimeout(r, (6 - up) * 1000));
+    await engineUpFor(6);
     const older = await heldLock("lk", "pid 4243 on elsewhere", 3);
     await expect(
       reindex(ch, "lk", log, { ...options, batchBlocks: 200 }, quiet),
@@ -129,8 +149,7 @@ describe("projector", () => {
   it("a lock whose holder went silent for a lease is taken over, whatever its host; a running re-index's heartbeat keeps its own", async () => {
     const quiet = () => {};
     const fast = { heartbeatMs: 300, leaseSeconds: 2 };
-    const [{ up } = { up: 0 }] = await rows<{ up: number }>("SELECT uptime() AS up");
-    if (up < 8) await new Promise((r) => setTimeout(r, (8 - up) * 1000));
+    await engineUpFor(8);
     // made 4 s ago, after the engine started, by a process this one cannot see
     await heldLock("ls", "pid 4242 on elsewhere", 4);
     expect(
@@ -138,30 +157,37 @@ describe("projector", () => {
     ).toMatchObject({ set: 1 });
     expect(await locks("ls")).toEqual([]);
     // a re-index that runs longer than the lease (its first look at the log held back 3.5 s)
-    let started!: () => void;
-    const looking = new Promise<void>((r) => {
-      started = r;
+    let looking!: () => void;
+    const looked = new Promise<void>((r) => {
+      looking = r;
     });
-    const slow = new Proxy(log, {
-      get(target, k) {
-        if (k === "lastHeight")
-          return async () => {
-            started();
-            await new Promise((r) => setTimeout(r, 3500));
-            return target.lastHeight();
-          };
-        const v: unknown = Reflect.get(target, k);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
+    const slow = onFirstLook(async () => {
+      looking();
+      await new Promise((r) => setTimeout(r, 3500));
     });
     const first = reindex(ch, "ls", slow, { ...options, batchBlocks: 200 }, quiet, fast);
-    await looking;
+    await looked;
     await new Promise((r) => setTimeout(r, 3000));
     await expect(
       reindex(ch, "ls", log, { ...options, batchBlocks: 200 }, quiet, fast),
     ).rejects.toBeInstanceOf(ReindexBusy);
     expect(await first).toMatchObject({ set: 2 });
     expect(await locks("ls")).toEqual([]);
+  }, 120_000);
+
+  it("a re-index whose heartbeat finds its lock taken over stops at once, switching nothing", async () => {
+    const fast = { heartbeatMs: 300, leaseSeconds: 2 };
+    // the lock dropped once taken, as another re-index would, while the first look waits 1.5 s
+    const taken = onFirstLook(async () => {
+      for (const name of await locks("lh"))
+        await ch.command({ query: `DROP TABLE lh_meta.\`${name}\`` });
+      await new Promise((r) => setTimeout(r, 1500));
+    });
+    const run = reindex(ch, "lh", taken, { ...options, batchBlocks: 200 }, () => {}, fast);
+    await expect(run).rejects.toBeInstanceOf(LockLost);
+    await expect(run).rejects.toThrow(/re-index lock lh_meta\.reindex_lock_\S+ is gone/);
+    expect(await rows("SELECT height FROM lh_1.blocks")).toEqual([]); // stopped before a block
+    expect(await currentSet(ch, "lh")).toBeUndefined();
   }, 120_000);
 
   it("two re-indexes that start together over a lock left behind never both run: the other is refused", async () => {
@@ -182,32 +208,24 @@ describe("projector", () => {
 
   it("a re-index whose lock is gone before it switches (a server restarted under it) switches nothing", async () => {
     // the lock dropped once taken (at the re-index's first look at the log), as another would
-    let dropped: Promise<void> | undefined;
-    const dropLocks = async () => {
+    let dropped = false;
+    const watched = onFirstLook(async () => {
       for (const name of await locks("ll"))
         await ch.command({ query: `DROP TABLE ll_meta.\`${name}\`` });
-    };
-    const watched = new Proxy(log, {
-      get(target, k) {
-        if (k === "lastHeight")
-          return async () => {
-            dropped ??= dropLocks();
-            await dropped;
-            return target.lastHeight();
-          };
-        const v: unknown = Reflect.get(target, k);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
+      dropped = true;
     });
     await expect(
       reindex(ch, "ll", watched, { ...options, batchBlocks: 200 }, () => {}),
-    ).rejects.toThrow(/re-index lock ll_meta\.reindex_lock_\S+ is gone .*: not switching/);
-    expect(dropped).toBeDefined();
+    ).rejects.toThrow(
+      /re-index lock ll_meta\.reindex_lock_\S+ is gone .*: stopping without a switch/,
+    );
+    expect(dropped).toBe(true);
     expect(await currentSet(ch, "ll")).toBeUndefined();
   }, 120_000);
 
-  it("takes over a re-index lock left by a process of this host that is gone (killed) or whose pid another process took, not one of another host or pid namespace", async () => {
+  it("takes over a re-index lock left by a process of this host that is gone (killed), not one of another host or pid namespace", async () => {
     const quiet = () => {};
+    const here = thisProcess();
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
     await heldLock("lg", `pid ${gone} on ${hostname()}`);
     expect(await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
@@ -219,15 +237,6 @@ describe("projector", () => {
       reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet),
     ).rejects.toBeInstanceOf(ReindexBusy);
     await ch.command({ query: `DROP TABLE ${live}` });
-    // the holder's pid now another process's (a restarted container's): its lock is taken over
-    const here = thisProcess();
-    if (here.start !== undefined) {
-      const reused = describeProcess({ ...here, start: String(Number(here.start) + 1) });
-      await heldLock("lg", reused);
-      expect(await reindex(ch, "lg", log, { ...options, batchBlocks: 200 }, quiet)).toMatchObject({
-        set: 2,
-      });
-    }
     // a process of another pid namespace with this hostname (a container): not seen, so running
     const other = await heldLock(
       "lg",
@@ -243,9 +252,28 @@ describe("projector", () => {
       owners ??= rows<{ owner: string }>(
         "SELECT comment AS owner FROM system.tables WHERE database = 'lg_meta' AND startsWith(name, 'reindex_lock')",
       );
+      owners.catch(() => {}); // awaited below
     });
     expect(await owners).toEqual([{ owner: describeProcess(here) }]);
   }, 120_000);
+
+  it.runIf(process.platform === "linux")(
+    "takes over a re-index lock whose holder's pid another process now has (started at another time)",
+    async () => {
+      const here = thisProcess();
+      await heldLock("lr", describeProcess({ ...here, start: String(Number(here.start) + 1) }));
+      expect(
+        await reindex(ch, "lr", log, { ...options, batchBlocks: 200 }, () => {}),
+      ).toMatchObject({ set: 1 });
+      // the same mark with this process's own start time is this live process: refused
+      const live = await heldLock("lr", describeProcess(here));
+      await expect(
+        reindex(ch, "lr", log, { ...options, batchBlocks: 200 }, () => {}),
+      ).rejects.toBeInstanceOf(ReindexBusy);
+      await ch.command({ query: `DROP TABLE ${live}` });
+    },
+    120_000,
+  );
 
   it("re-indexes into a new table set with the same tables, then switches to it", async () => {
     const quiet = () => {};

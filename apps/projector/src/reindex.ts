@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
-import { describeProcess, isGone, parseProcess, thisProcess } from "@explorer/service/process";
+import {
+  describeProcess,
+  isGone,
+  type ProcessMark,
+  parseProcess,
+  thisProcess,
+} from "@explorer/service/process";
 import {
   currentSet,
   metaDb,
@@ -22,10 +28,27 @@ export class ReindexBusy extends Error {
 }
 
 /** Whether a lock's owner (@explorer/service's describeProcess) is a process surely gone. */
-const heldByTheGone = (owner: string): boolean => {
+const heldByTheGone = (owner: string, me: ProcessMark): boolean => {
   const m = parseProcess(owner);
-  return m !== undefined && isGone(m);
+  return m !== undefined && isGone(m, me);
 };
+
+/**
+ * The re-index lock was taken over or dropped while held: the re-index stops, switching nothing
+ * (tagged: the command line says it in one line).
+ */
+export class LockLost extends Error {
+  override readonly name = "LockLost";
+  readonly _tag = "LockLost";
+}
+
+/** What a holder of the lock is given. */
+interface HeldLock {
+  /** Fails (LockLost) unless the lock is still there: checked before the switch. */
+  readonly stillHeld: () => Promise<void>;
+  /** Aborted (with a LockLost) when the heartbeat finds the lock gone. */
+  readonly lost: AbortSignal;
+}
 
 /** A lock table's name: its holder's own, so that taking one never fails or waits on another. */
 const LOCK = "reindex_lock_";
@@ -50,7 +73,9 @@ interface Lock {
   readonly owner: string;
   /** When its table was made or last dated anew (its holder's last sign of life). */
   readonly since: string;
-  /** Seconds since then (0 when the engine does not know that time). */
+  /** Whether the engine knows that time (not 0): a lock it does not date is never silent. */
+  readonly dated: number;
+  /** Seconds since then. */
   readonly quiet: number;
   /**
    * Made before the engine last started (2 s before, at least: both times are whole seconds, and a
@@ -81,20 +106,24 @@ const withReindexLock = async <T>(
   ch: ClickHouseClient,
   base: string,
   timing: LockTiming,
-  f: (stillHeld: () => Promise<void>) => Promise<T>,
+  f: (held: HeldLock) => Promise<T>,
 ): Promise<T> => {
   const meta = metaDb(base);
   const mine = `${LOCK}${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
   const table = (name: string) => `${meta}.\`${name}\``;
-  const owner = stringLiteral(describeProcess(thisProcess()));
+  const me = thisProcess();
+  const owner = stringLiteral(describeProcess(me));
+  const dateAnew = () =>
+    ch.command({ query: `ALTER TABLE ${table(mine)} MODIFY COMMENT ${owner}` });
   const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${table(mine)}` });
   await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${meta}` });
   try {
     await ch.command({
       query: `CREATE TABLE ${table(mine)} (x UInt8) ENGINE = Memory COMMENT ${owner}`,
     });
+    await dateAnew(); // what the heartbeat does: refused here (a grant missing), not in an hour
     const rs = await ch.query({
-      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, if(metadata_modification_time > 0, dateDiff('second', metadata_modification_time, now()), 0) AS quiet, metadata_modification_time > 0 AND metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND (startsWith(name, {prefix:String}) OR name = 'reindex_lock') AND name != {mine:String} ORDER BY name`,
+      query: `SELECT name, comment AS owner, toString(toTimeZone(metadata_modification_time, 'UTC')) AS since, metadata_modification_time > 0 AS dated, dateDiff('second', metadata_modification_time, now()) AS quiet, dated AND metadata_modification_time < now() - uptime() - 2 AS beforeStart FROM system.tables WHERE database = {meta:String} AND (startsWith(name, {prefix:String}) OR name = 'reindex_lock') AND name != {mine:String} ORDER BY name`,
       query_params: { meta, prefix: LOCK, mine },
       format: "JSONEachRow",
     });
@@ -102,37 +131,24 @@ const withReindexLock = async <T>(
     const left = others.filter(
       (o) =>
         Number(o.beforeStart) === 1 ||
-        Number(o.quiet) > timing.leaseSeconds ||
-        heldByTheGone(o.owner),
+        (Number(o.dated) === 1 && Number(o.quiet) > timing.leaseSeconds) ||
+        heldByTheGone(o.owner, me),
     );
     for (const o of left) await ch.command({ query: `DROP TABLE IF EXISTS ${table(o.name)}` });
     const running = others.find((o) => !left.includes(o));
-    if (running)
+    if (running) {
+      const who = running.owner || "an earlier version's re-index";
+      const drop = `DROP TABLE ${meta}.${running.name}`;
       throw new ReindexBusy(
-        `another re-index holds ${meta}.${running.name} (${running.owner || "an earlier version's re-index"}, last alive ${running.since} UTC); it is taken over once silent for ${timing.leaseSeconds} s, or DROP TABLE ${meta}.${running.name} if none is running`,
+        Number(running.dated) === 1
+          ? `another re-index holds ${meta}.${running.name} (${who}, last alive ${running.since} UTC); it is taken over once silent for ${timing.leaseSeconds} s, or ${drop} if none is running`
+          : `another re-index holds ${meta}.${running.name} (${who}; the engine does not date it); if none is running, ${drop}`,
       );
+    }
   } catch (e) {
     await release().catch(() => {}); // the refusal or the failure is what the caller needs
     throw e;
   }
-  // The heartbeat: the comment rewritten dates the table anew. A failure is let be: a lock that
-  // went silent may be taken over, and stillHeld then stops the switch.
-  const beating = new AbortController();
-  const heartbeat = (async () => {
-    for (;;) {
-      await sleep(timing.heartbeatMs, undefined, { signal: beating.signal, ref: false }).catch(
-        () => {},
-      );
-      if (beating.signal.aborted) return;
-      await ch
-        .command({ query: `ALTER TABLE ${table(mine)} MODIFY COMMENT ${owner}` })
-        .catch(() => {});
-    }
-  })();
-  const stop = () => {
-    beating.abort();
-    return heartbeat;
-  };
   const stillHeld = async () => {
     const rs = await ch.query({
       query:
@@ -142,21 +158,40 @@ const withReindexLock = async <T>(
     });
     const [{ n } = { n: 0 }] = await rs.json<{ n: number | string }>();
     if (Number(n) !== 1)
-      throw new Error(
-        `the re-index lock ${meta}.${mine} is gone (the engine restarted, or it was dropped by hand): not switching`,
+      throw new LockLost(
+        `the re-index lock ${meta}.${mine} is gone (taken over after ${timing.leaseSeconds} s without a heartbeat, the engine restarted, or dropped by hand): stopping without a switch`,
       );
   };
-  let out: T;
+  // The heartbeat: the comment rewritten dates the table anew. When that fails because the lock is
+  // gone (another re-index took it over), `lost` stops this one's writes at once; any other
+  // failure (the server unreachable for a moment) is tried again at the next beat.
+  const beating = new AbortController();
+  const lost = new AbortController();
+  const heartbeat = (async () => {
+    for (;;) {
+      await sleep(timing.heartbeatMs, undefined, { signal: beating.signal, ref: false }).catch(
+        () => {},
+      );
+      if (beating.signal.aborted) return;
+      await dateAnew().catch(() =>
+        stillHeld().catch((e: unknown) => {
+          if (e instanceof LockLost) lost.abort(e);
+        }),
+      );
+    }
+  })();
   try {
-    out = await f(stillHeld);
+    const out = await f({ stillHeld, lost: lost.signal });
+    beating.abort();
+    await heartbeat;
+    await release();
+    return out;
   } catch (e) {
-    await stop();
+    beating.abort();
+    await heartbeat;
     await release().catch(() => {});
     throw e;
   }
-  await stop();
-  await release();
-  return out;
 };
 
 /**
@@ -172,7 +207,9 @@ export const reindex = async (
   say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
   timing: LockTiming = LOCK_TIMING,
 ): Promise<{ set: number; height: number }> =>
-  withReindexLock(ch, base, timing, async (stillHeld) => {
+  withReindexLock(ch, base, timing, async ({ stillHeld, lost }) => {
+    // Stopped by the caller (o.signal) or by the lock's loss (another re-index took it over).
+    const signal = o.signal ? AbortSignal.any([o.signal, lost]) : lost;
     const old = await currentSet(ch, base);
     const set = (old ?? 0) + 1;
     const db = setDb(base, set);
@@ -186,6 +223,7 @@ export const reindex = async (
     );
     let p = await projectLog(ch, db, log, {
       ...o,
+      signal,
       follow: false,
       onProjected: (pr, n) => {
         blocks += n;
@@ -197,12 +235,12 @@ export const reindex = async (
         o.onProjected?.(pr, n);
       },
     });
-    // Catch up with what was appended meanwhile, then switch. A replay told to stop (o.signal)
-    // ends early as if the log ended there: that set is never switched to, and the lock is let go.
-    o.signal?.throwIfAborted();
+    // Catch up with what was appended meanwhile, then switch. A replay told to stop ends early
+    // as if the log ended there: that set is never switched to, and the lock is let go.
+    signal.throwIfAborted();
     while (((await log.lastHeight()) ?? 0) > p.height) {
-      p = await projectLog(ch, db, log, { ...o, follow: false });
-      o.signal?.throwIfAborted();
+      p = await projectLog(ch, db, log, { ...o, signal, follow: false });
+      signal.throwIfAborted();
     }
     await stillHeld();
     await switchSet(ch, base, set);

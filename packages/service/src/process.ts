@@ -18,8 +18,11 @@ export const isAlive = (pid: number): boolean => {
 /**
  * A process as a lock names it, so that another process can tell later whether it still runs.
  * A pid alone cannot: containers that share a hostname have pid namespaces of their own (another's
- * live pid may be free here), and a restarted container may get its predecessor's pid again. The
- * boot, the pid namespace and the start time tell them apart where Linux gives them (`/proc`).
+ * live pid may be free here), and a pid is reused once its process has exited (a supervisor's
+ * restart may get the same one). The boot, the pid namespace and the start time tell them apart
+ * where Linux gives them (`/proc`). A restarted container has a new pid namespace: its
+ * predecessor's marks are of a namespace this process cannot see, so taken as running (a lock
+ * needs another way out for them, such as a lease).
  */
 export interface ProcessMark {
   readonly pid: number;
@@ -47,7 +50,10 @@ const readOr = (read: () => string): string | undefined => {
 export const startInStat = (stat: string): string =>
   stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
 
-/** A process's start time in clock ticks since boot, as this pid namespace sees it. */
+/**
+ * A process's start time in clock ticks since boot. Read in another time namespace (Linux 5.6+,
+ * rare outside checkpoint/restore tools) it is shifted: a mark is compared only within one.
+ */
 export const startTicks = (pid: number): string | undefined =>
   readOr(() => startInStat(readFileSync(`/proc/${pid}/stat`, "utf8")));
 
@@ -97,9 +103,10 @@ export const parseProcess = (text: string): ProcessMark | undefined => {
  * Whether the marked process is surely gone, seen from `here`: of this host, this boot and this
  * pid namespace, and no process has its pid, or the one that has it started at another time (the
  * pid was reused). Anything this process cannot see (another host or boot, another container's
- * pid namespace) is taken as running: a live holder's lock must not be taken over. A mark without
- * boot or namespace (an earlier version's, or from a system without `/proc`) is judged by host and
- * pid alone.
+ * pid namespace) is taken as running: a live holder's lock must not be taken over. A mark with
+ * neither boot nor namespace (an earlier version's, or from a system without `/proc`) is judged by
+ * host and pid alone; one with a boot but no namespace (all containers share the boot) is not
+ * judged.
  */
 export const isGone = (
   m: ProcessMark,
@@ -109,7 +116,8 @@ export const isGone = (
 ): boolean => {
   if (m.host !== here.host) return false;
   if (m.boot !== undefined && m.boot !== here.boot) return false;
-  if (m.pidNs !== undefined && m.pidNs !== here.pidNs) return false;
+  const marked = m.boot !== undefined || m.pidNs !== undefined;
+  if (marked && (m.pidNs === undefined || m.pidNs !== here.pidNs)) return false;
   if (!alive(m.pid)) return true;
   const now = m.start === undefined ? undefined : startOf(m.pid);
   return now !== undefined && now !== m.start;
