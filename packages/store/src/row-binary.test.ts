@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTicks } from "@explorer/service/process";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertRowBinary, openClickHouse, queryRows, readTableColumns } from "./client.ts";
 import { migrate } from "./migrate.ts";
@@ -151,14 +152,20 @@ describe("RowBinary through chDB", () => {
     const spool = join(dir, "insert-spool");
     expect(readdirSync(spool)).toEqual([]);
     const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+    const start = startTicks(process.pid);
+    const live = [
+      `${process.pid}-9-0.bin`, // an earlier version's name: by pid alone
+      ...(start === undefined ? [] : [`${process.pid}-s${start}-9-1.bin`]),
+    ];
+    for (const f of live) writeFileSync(join(spool, f), "another store of this process, inserting");
     writeFileSync(join(spool, `${dead}-0-7.bin`), "left by a process killed mid-insert");
-    writeFileSync(
-      join(spool, `${process.pid}-9-0.bin`),
-      "another store of this process, inserting",
-    );
+    writeFileSync(join(spool, `${dead}-s1-0-7.bin`), "left by a process killed mid-insert");
+    // left by an earlier process with this pid (a restarted container's often has the same)
+    if (start !== undefined)
+      writeFileSync(join(spool, `${process.pid}-s${Number(start) - 1}-0-7.bin`), "left behind");
     const again = await openClickHouse({ kind: "chdb", path: dir });
-    expect(readdirSync(spool)).toEqual([`${process.pid}-9-0.bin`]);
-    rmSync(join(spool, `${process.pid}-9-0.bin`));
+    expect(readdirSync(spool).sort()).toEqual(live.sort());
+    for (const f of live) rmSync(join(spool, f));
     await again.close();
   });
 

@@ -1,12 +1,15 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { isAlive } from "@explorer/service/process";
+import { isAlive, startTicks } from "@explorer/service/process";
 
 /**
  * Files that carry insert data to the embedded engine, in `<store>/insert-spool/`. Each lives only
- * while its insert runs; its name starts with the process id. Files of a process that is gone
- * (killed mid-insert) are removed when a store opens on the directory.
+ * while its insert runs; its name starts with the process id and, where Linux gives it, the
+ * process's start time (`<pid>-s<ticks>-…`). Files of a process that is gone (killed mid-insert)
+ * are removed when a store opens on the directory: no process has its pid, or the one that has it
+ * started at another time (a restarted container's process often gets the same pid, and a batch's
+ * file can be 128 MiB).
  */
 export interface Spool {
   /** Writes `chunks` to a new file, runs `use` on its path, and removes the file (whatever happens). */
@@ -15,12 +18,21 @@ export interface Spool {
 
 let opened = 0;
 
+/** Whether a spool file was left by a process that is gone (by its name: see above). */
+const leftBehind = (file: string): boolean => {
+  const m = /^(\d+)(?:-s(\d+))?-/.exec(file);
+  const pid = Number(m?.[1]);
+  if (!isAlive(pid)) return true;
+  const start = m?.[2];
+  return start !== undefined && startTicks(pid) !== start;
+};
+
 export const openSpool = (storePath: string): Spool => {
   const dir = resolve(storePath, "insert-spool");
   mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(dir))
-    if (!isAlive(Number.parseInt(f, 10))) rmSync(join(dir, f), { force: true });
-  const prefix = `${process.pid}-${opened++}`;
+  for (const f of readdirSync(dir)) if (leftBehind(f)) rmSync(join(dir, f), { force: true });
+  const start = startTicks(process.pid);
+  const prefix = `${process.pid}${start === undefined ? "" : `-s${start}`}-${opened++}`;
   let next = 0;
   return {
     async through(chunks, use) {
