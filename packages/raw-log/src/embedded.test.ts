@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTicks } from "@explorer/service/process";
 import { describe, expect, it } from "vitest";
 import { logContract } from "./contract.ts";
 import { EmbeddedLog } from "./embedded.ts";
@@ -81,5 +82,33 @@ describe("embedded log crash safety", () => {
     expect(code).not.toBe(0);
     expect(err).toMatch(/^ELOCKED the embedded log is in use by process \d+ /);
     await log.close();
+  }, 30_000);
+
+  it("takes over a lock left by a process that is gone, or whose pid another process now has", async () => {
+    const dir = join(root, "stale");
+    await EmbeddedLog.open({ dir }).close();
+    const lock = join(dir, "LOCK");
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      await new Promise((r) => other.once("spawn", r));
+      const pid = other.pid!;
+      const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+      const start = startTicks(pid);
+      const stale = [`${dead}`, `${dead} 1`];
+      if (start !== undefined) stale.push(`${pid} ${Number(start) + 1}`); // another process's pid now
+      for (const held of stale) {
+        writeFileSync(lock, held);
+        const log = EmbeddedLog.open({ dir });
+        expect(readFileSync(lock, "utf8"), held).toMatch(new RegExp(`^${process.pid}( \\d+)?$`));
+        await log.close();
+      }
+      // its holder alive (by pid alone, as an earlier version wrote it, or with its start time)
+      for (const held of [`${pid}`, ...(start === undefined ? [] : [`${pid} ${start}`])]) {
+        writeFileSync(lock, held);
+        expect(() => EmbeddedLog.open({ dir }), held).toThrow(/in use by process/);
+      }
+    } finally {
+      other.kill();
+    }
   }, 30_000);
 });

@@ -1,7 +1,6 @@
 import { EventEmitter, once } from "node:events";
 import {
   closeSync,
-  existsSync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -15,7 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { isAlive } from "@explorer/service/process";
+import { isAlive, startTicks } from "@explorer/service/process";
 import {
   type AppendOutcome,
   blockKey,
@@ -239,17 +238,31 @@ export class EmbeddedLog implements RawLog {
   }
 }
 
-/** One writer per log: refuses a lock held by a live process, takes over a stale one. */
+/**
+ * One writer per log: refuses a lock held by a live process, takes over a stale one. The lock file
+ * holds `<pid> <start time>` (the start time where Linux gives it): a pid that another process
+ * has since taken (a restarted container's often has the same) is not its holder. It is created
+ * only if absent (two starts at the same moment: one is refused); a stale one is replaced (two
+ * that replace the same stale lock at the same moment are not told apart).
+ */
 const takeLock = (lockFile: string) => {
-  if (existsSync(lockFile)) {
-    const pid = Number(readFileSync(lockFile, "utf8"));
-    if (pid !== process.pid && isAlive(pid)) {
-      // An operator's mistake (a second start on one data dir): `code` makes it one line.
-      throw Object.assign(
-        new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`),
-        { code: "ELOCKED" },
-      );
-    }
+  const start = startTicks(process.pid);
+  const me = start === undefined ? String(process.pid) : `${process.pid} ${start}`;
+  try {
+    writeFileSync(lockFile, me, { flag: "wx" });
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
-  writeFileSync(lockFile, String(process.pid));
+  const [pidText = "", held] = readFileSync(lockFile, "utf8").trim().split(" ");
+  const pid = Number(pidText);
+  const holds =
+    pid !== process.pid && isAlive(pid) && (held === undefined || startTicks(pid) === held);
+  if (holds)
+    // An operator's mistake (a second start on one data dir): `code` makes it one line.
+    throw Object.assign(
+      new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`),
+      { code: "ELOCKED" },
+    );
+  writeFileSync(lockFile, me);
 };
