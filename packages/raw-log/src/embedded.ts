@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { isAlive, startTicks } from "@explorer/service/process";
+import { runsAs, startTicks } from "@explorer/service/process";
 import {
   type AppendOutcome,
   blockKey,
@@ -256,9 +256,7 @@ const takeLock = (lockFile: string) => {
   }
   const [pidText = "", held] = readFileSync(lockFile, "utf8").trim().split(" ");
   const pid = Number(pidText);
-  const holds =
-    pid !== process.pid && isAlive(pid) && (held === undefined || startTicks(pid) === held);
-  if (holds)
+  if (pid !== process.pid && runsAs(pid, held))
     // An operator's mistake (a second start on one data dir): `code` makes it one line.
     throw Object.assign(
       new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`),

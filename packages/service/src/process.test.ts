@@ -7,6 +7,7 @@ import {
   isGone,
   type ProcessMark,
   parseProcess,
+  runsAs,
   startInStat,
   startTicks,
   thisProcess,
@@ -77,6 +78,16 @@ describe("process marks", () => {
       expect(isGone({ pid: here.pid, host: here.host })).toBe(false); // no start time: pid alone
     },
   );
+
+  it("runsAs: a pid runs as the process that started then, or by pid alone without a start", () => {
+    const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+    expect(runsAs(process.pid, undefined)).toBe(true);
+    expect(runsAs(process.pid, here.start)).toBe(true);
+    expect(runsAs(exited, undefined)).toBe(false);
+    expect(runsAs(exited, "1")).toBe(false);
+    if (here.start !== undefined)
+      expect(runsAs(process.pid, String(Number(here.start) + 1))).toBe(false);
+  });
 
   it("what this process cannot see is taken as running", () => {
     const exited = spawnSync(process.execPath, ["-e", ""]).pid;

@@ -108,17 +108,21 @@ export const parseProcess = (text: string): ProcessMark | undefined => {
  * host and pid alone; one with a boot but no namespace (all containers share the boot) is not
  * judged.
  */
-export const isGone = (
-  m: ProcessMark,
-  here: ProcessMark = thisProcess(),
-  alive: (pid: number) => boolean = isAlive,
-  startOf: (pid: number) => string | undefined = startTicks,
-): boolean => {
+export const isGone = (m: ProcessMark, here: ProcessMark = thisProcess()): boolean => {
   if (m.host !== here.host) return false;
   if (m.boot !== undefined && m.boot !== here.boot) return false;
   const marked = m.boot !== undefined || m.pidNs !== undefined;
   if (marked && (m.pidNs === undefined || m.pidNs !== here.pidNs)) return false;
-  if (!alive(m.pid)) return true;
-  const now = m.start === undefined ? undefined : startOf(m.pid);
-  return now !== undefined && now !== m.start;
+  return !runsAs(m.pid, m.start);
+};
+
+/**
+ * Whether a process with this pid runs and is the one that started at `start` (in this pid
+ * namespace): without `start`, or when its start time cannot be read (another user's, under
+ * `hidepid`), the pid alone says.
+ */
+export const runsAs = (pid: number, start: string | undefined): boolean => {
+  if (!isAlive(pid)) return false;
+  const now = start === undefined ? undefined : startTicks(pid);
+  return now === undefined || now === start;
 };

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { isAlive, startTicks } from "@explorer/service/process";
+import { runsAs, startTicks } from "@explorer/service/process";
 
 /**
  * Files that carry insert data to the embedded engine, in `<store>/insert-spool/`. Each lives only
@@ -21,10 +21,7 @@ let opened = 0;
 /** Whether a spool file was left by a process that is gone (by its name: see above). */
 const leftBehind = (file: string): boolean => {
   const m = /^(\d+)(?:-s(\d+))?-/.exec(file);
-  const pid = Number(m?.[1]);
-  if (!isAlive(pid)) return true;
-  const start = m?.[2];
-  return start !== undefined && startTicks(pid) !== start;
+  return !runsAs(Number(m?.[1]), m?.[2]);
 };
 
 export const openSpool = (storePath: string): Spool => {
