@@ -64,6 +64,27 @@ describe("projector", () => {
     expect(await checksums(ch, "p_2")).toEqual(one);
   }, 120_000);
 
+  it("halted (a re-index's lock lost), writes no batch after the one being written, and throws why", async () => {
+    await migrate(ch, "ph");
+    const halt = new AbortController();
+    const why = new Error("the lock is gone");
+    const heights: number[] = [];
+    const run = projectLog(ch, "ph", log, {
+      ...options,
+      batchBlocks: 20,
+      halt: halt.signal,
+      onProjected: (p) => {
+        heights.push(p.height);
+        halt.abort(why);
+      },
+    });
+    await expect(run).rejects.toBe(why);
+    expect(heights).toHaveLength(1);
+    const [{ h } = { h: "" }] = await rows<{ h: string }>("SELECT max(height) AS h FROM ph.blocks");
+    expect(Number(h)).toBe(heights[0]);
+    expect(heights[0]).toBeLessThan((await log.lastHeight())!);
+  }, 120_000);
+
   it("changes nothing when the whole log is replayed again", async () => {
     const before = await checksums(ch, "p_1");
     await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
@@ -214,8 +235,10 @@ describe("projector", () => {
         await ch.command({ query: `DROP TABLE ll_meta.\`${name}\`` });
       dropped = true;
     });
+    // no heartbeat in the run: the check before the switch is what finds the lock gone
+    const noBeat = { heartbeatMs: 2 ** 31 - 1, leaseSeconds: 60 };
     await expect(
-      reindex(ch, "ll", watched, { ...options, batchBlocks: 200 }, () => {}),
+      reindex(ch, "ll", watched, { ...options, batchBlocks: 200 }, () => {}, noBeat),
     ).rejects.toThrow(
       /re-index lock ll_meta\.reindex_lock_\S+ is gone .*: stopping without a switch/,
     );

@@ -27,6 +27,12 @@ export interface ProjectOptions {
   readonly fromStart?: boolean;
   /** Asked between batches: stop (to switch table sets, say). */
   readonly shouldStop?: () => Promise<boolean>;
+  /**
+   * Once aborted, no batch is written any more (the one being written ends) and its reason is
+   * thrown, where `signal` lets the batches read so far be written: for a re-index whose lock was
+   * taken over, whose set the next holder is filling.
+   */
+  readonly halt?: AbortSignal;
 }
 
 /**
@@ -105,6 +111,7 @@ export const projectLog = async (
   let inflight: Promise<Progress> = Promise.resolve(from);
   const flush = async (): Promise<Progress> => {
     await inflight;
+    o.halt?.throwIfAborted();
     const batch = writer.take();
     inflight = writer.write(batch).then((p) => {
       o.onProjected?.(p, batch.blocks);

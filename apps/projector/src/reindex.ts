@@ -113,8 +113,11 @@ const withReindexLock = async <T>(
   const table = (name: string) => `${meta}.\`${name}\``;
   const me = thisProcess();
   const owner = stringLiteral(describeProcess(me));
-  const dateAnew = () =>
-    ch.command({ query: `ALTER TABLE ${table(mine)} MODIFY COMMENT ${owner}` });
+  const dateAnew = (signal?: AbortSignal) =>
+    ch.command({
+      query: `ALTER TABLE ${table(mine)} MODIFY COMMENT ${owner}`,
+      ...(signal && { abort_signal: signal }),
+    });
   const release = () => ch.command({ query: `DROP TABLE IF EXISTS ${table(mine)}` });
   await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${meta}` });
   try {
@@ -149,12 +152,13 @@ const withReindexLock = async <T>(
     await release().catch(() => {}); // the refusal or the failure is what the caller needs
     throw e;
   }
-  const stillHeld = async () => {
+  const stillHeld = async (signal?: AbortSignal) => {
     const rs = await ch.query({
       query:
         "SELECT count() AS n FROM system.tables WHERE database = {meta:String} AND name = {mine:String}",
       query_params: { meta, mine },
       format: "JSONEachRow",
+      ...(signal && { abort_signal: signal }),
     });
     const [{ n } = { n: 0 }] = await rs.json<{ n: number | string }>();
     if (Number(n) !== 1)
@@ -163,33 +167,34 @@ const withReindexLock = async <T>(
       );
   };
   // The heartbeat: the comment rewritten dates the table anew. When that fails because the lock is
-  // gone (another re-index took it over), `lost` stops this one's writes at once; any other
-  // failure (the server unreachable for a moment) is tried again at the next beat.
+  // gone (another re-index took it over), `lost` stops this one: no batch is written after the one
+  // being written. Any other failure (the server unreachable for a moment) is tried again at the
+  // next beat. A stop aborts the beat in flight rather than wait for a server that does not answer.
   const beating = new AbortController();
   const lost = new AbortController();
   const heartbeat = (async () => {
-    for (;;) {
+    while (!lost.signal.aborted) {
       await sleep(timing.heartbeatMs, undefined, { signal: beating.signal, ref: false }).catch(
         () => {},
       );
       if (beating.signal.aborted) return;
-      await dateAnew().catch(() =>
-        stillHeld().catch((e: unknown) => {
+      await dateAnew(beating.signal).catch(() =>
+        stillHeld(beating.signal).catch((e: unknown) => {
           if (e instanceof LockLost) lost.abort(e);
         }),
       );
     }
   })();
-  try {
-    const out = await f({ stillHeld, lost: lost.signal });
+  const stop = async () => {
     beating.abort();
     await heartbeat;
+  };
+  try {
+    const out = await f({ stillHeld: () => stillHeld(), lost: lost.signal }).finally(stop);
     await release();
     return out;
   } catch (e) {
-    beating.abort();
-    await heartbeat;
-    await release().catch(() => {});
+    await release().catch(() => {}); // the failure is what the caller needs
     throw e;
   }
 };
@@ -208,7 +213,8 @@ export const reindex = async (
   timing: LockTiming = LOCK_TIMING,
 ): Promise<{ set: number; height: number }> =>
   withReindexLock(ch, base, timing, async ({ stillHeld, lost }) => {
-    // Stopped by the caller (o.signal) or by the lock's loss (another re-index took it over).
+    // Stopped by the caller (o.signal: the batches read are written) or by the lock's loss
+    // (another re-index took it over and fills this set: nothing more is written, `halt`).
     const signal = o.signal ? AbortSignal.any([o.signal, lost]) : lost;
     const old = await currentSet(ch, base);
     const set = (old ?? 0) + 1;
@@ -224,6 +230,7 @@ export const reindex = async (
     let p = await projectLog(ch, db, log, {
       ...o,
       signal,
+      halt: lost,
       follow: false,
       onProjected: (pr, n) => {
         blocks += n;
@@ -239,7 +246,7 @@ export const reindex = async (
     // as if the log ended there: that set is never switched to, and the lock is let go.
     signal.throwIfAborted();
     while (((await log.lastHeight()) ?? 0) > p.height) {
-      p = await projectLog(ch, db, log, { ...o, signal, follow: false });
+      p = await projectLog(ch, db, log, { ...o, signal, halt: lost, follow: false });
       signal.throwIfAborted();
     }
     await stillHeld();

@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTicks } from "@explorer/service/process";
@@ -111,4 +120,25 @@ describe("embedded log crash safety", () => {
       other.kill();
     }
   }, 30_000);
+
+  it("one open of a log per process; a failed open and a close let go only of their own lock", async () => {
+    const dir = join(root, "own");
+    const lock = join(dir, "LOCK");
+    const log = EmbeddedLog.open({ dir });
+    expect(() => EmbeddedLog.open({ dir })).toThrow(/already open in this process/);
+    await log.close();
+    expect(existsSync(lock)).toBe(false);
+    // an empty lock (a process killed between creating and writing it) is left behind
+    writeFileSync(lock, "");
+    const again = EmbeddedLog.open({ dir });
+    writeFileSync(lock, "1"); // taken over meanwhile (pid 1 runs): its close leaves that one
+    await again.close();
+    expect(readFileSync(lock, "utf8")).toBe("1");
+    rmSync(lock);
+    // the log file cannot be opened: the lock taken for it is let go
+    const broken = join(root, "broken");
+    mkdirSync(join(broken, "log.dat"), { recursive: true });
+    expect(() => EmbeddedLog.open({ dir: broken })).toThrow(/EISDIR/);
+    expect(existsSync(join(broken, "LOCK"))).toBe(false);
+  });
 });

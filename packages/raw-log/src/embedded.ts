@@ -6,15 +6,12 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
-  rmSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { runsAs, startTicks } from "@explorer/service/process";
+import { releaseLockFile, takeLockFile } from "./lock-file.ts";
 import {
   type AppendOutcome,
   blockKey,
@@ -31,7 +28,7 @@ import {
  * u32 height · u16 key length · key (utf8) · payload. Each append is written with one write and
  * flushed with fdatasync before it is acknowledged. A crash can only leave a torn last frame: at
  * open, a frame that runs past the end of the file or fails its checksum ends the log and is cut
- * off. A lock file (holding the pid) keeps a second process from writing the same log.
+ * off. A lock file (lock-file.ts) keeps a second process from writing the same log.
  */
 export interface EmbeddedLogOptions {
   readonly dir: string;
@@ -74,11 +71,16 @@ export class EmbeddedLog implements RawLog {
   static open(opts: EmbeddedLogOptions): EmbeddedLog {
     mkdirSync(opts.dir, { recursive: true });
     const lockFile = join(opts.dir, "LOCK");
-    takeLock(lockFile);
-    const fd = openSync(join(opts.dir, "log.dat"), "a+");
-    const log = new EmbeddedLog(fd, lockFile, opts.sync ?? true, opts.dir);
-    log.recover();
-    return log;
+    takeLockFile(lockFile, "the embedded log");
+    try {
+      const fd = openSync(join(opts.dir, "log.dat"), "a+");
+      const log = new EmbeddedLog(fd, lockFile, opts.sync ?? true, opts.dir);
+      log.recover();
+      return log;
+    } catch (e) {
+      releaseLockFile(lockFile);
+      throw e;
+    }
   }
 
   /** Rebuilds the index and cuts off a torn last frame. */
@@ -234,33 +236,6 @@ export class EmbeddedLog implements RawLog {
     this.closed = true;
     this.appended.emit("append");
     closeSync(this.fd);
-    rmSync(this.lockFile, { force: true });
+    releaseLockFile(this.lockFile);
   }
 }
-
-/**
- * One writer per log: refuses a lock held by a live process, takes over a stale one. The lock file
- * holds `<pid> <start time>` (the start time where Linux gives it): a pid that another process
- * has since taken (a restarted container's often has the same) is not its holder. It is created
- * only if absent (two starts at the same moment: one is refused); a stale one is replaced (two
- * that replace the same stale lock at the same moment are not told apart).
- */
-const takeLock = (lockFile: string) => {
-  const start = startTicks(process.pid);
-  const me = start === undefined ? String(process.pid) : `${process.pid} ${start}`;
-  try {
-    writeFileSync(lockFile, me, { flag: "wx" });
-    return;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-  }
-  const [pidText = "", held] = readFileSync(lockFile, "utf8").trim().split(" ");
-  const pid = Number(pidText);
-  if (pid !== process.pid && runsAs(pid, held))
-    // An operator's mistake (a second start on one data dir): `code` makes it one line.
-    throw Object.assign(
-      new Error(`the embedded log is in use by process ${pid} (${lockFile}); stop it first`),
-      { code: "ELOCKED" },
-    );
-  writeFileSync(lockFile, me);
-};

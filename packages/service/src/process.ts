@@ -123,6 +123,17 @@ export const isGone = (m: ProcessMark, here: ProcessMark = thisProcess()): boole
  */
 export const runsAs = (pid: number, start: string | undefined): boolean => {
   if (!isAlive(pid)) return false;
-  const now = start === undefined ? undefined : startTicks(pid);
-  return now === undefined || now === start;
+  if (start === undefined) return true;
+  const now = startTicks(pid);
+  // unreadable: another user's under hidepid, or it exited since (then the pid says so again)
+  return now === undefined ? isAlive(pid) : now === start;
+};
+
+/**
+ * This process as a file's name or text gives it for runsAs: its pid, then `sep` and its start
+ * time where Linux gives it.
+ */
+export const ownTag = (sep: string): string => {
+  const start = startTicks(process.pid);
+  return start === undefined ? String(process.pid) : `${process.pid}${sep}${start}`;
 };

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { runsAs, startTicks } from "@explorer/service/process";
+import { ownTag, runsAs } from "@explorer/service/process";
 
 /**
  * Files that carry insert data to the embedded engine, in `<store>/insert-spool/`. Each lives only
@@ -28,8 +28,7 @@ export const openSpool = (storePath: string): Spool => {
   const dir = resolve(storePath, "insert-spool");
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (leftBehind(f)) rmSync(join(dir, f), { force: true });
-  const start = startTicks(process.pid);
-  const prefix = `${process.pid}${start === undefined ? "" : `-s${start}`}-${opened++}`;
+  const prefix = `${ownTag("-s")}-${opened++}`;
   let next = 0;
   return {
     async through(chunks, use) {
