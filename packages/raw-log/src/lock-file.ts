@@ -40,7 +40,9 @@ export const takeLockFile = (file: string, what: string): void => {
       const pid = Number(pidText);
       // This process's pid in a lock it does not hold: an earlier process's, with the same pid.
       if (pid !== process.pid && runsAs(pid, start))
-        throw locked(`${what} is in use by process ${pid} (${file}); stop it first`);
+        throw locked(
+          `${what} is in use by process ${pid} (${file}); stop it first, or remove ${file} if process ${pid} is not the one using it`,
+        );
       renameSync(tmp, file);
       break;
     }
