@@ -94,7 +94,7 @@ interface Lock {
  * not dated anew for `leaseSeconds` (a holder that died, on any host), or not since the engine
  * last started (a chDB process that died, a server restarted), or naming a process of this host,
  * boot and pid namespace that no longer runs (killed) or whose pid another process now has (a
- * restarted container). Any other means a re-index is running: the taker drops its own and is
+ * supervisor's restart; a restarted container has a new pid namespace: the lease). Any other means a re-index is running: the taker drops its own and is
  * refused, naming it. Each taker's table exists before it looks, so of two that start together
  * the later one to look sees the earlier one's (both may be refused). A dead holder this process
  * cannot see (another host, or another container with the same hostname) is named in the
