@@ -653,6 +653,18 @@ describe("search and errors", () => {
       }
     }
     expect((await get(`/search?value=0X${alice.evm.slice(2)}`)).body.kind).toBe("address");
+    // An NFT: `<contract>/<token id>` or `<contract>#<token id>`, the contract in either form,
+    // answered as /token-inventory/{contract}/{tokenId} answers it (the SPEC's sample answer).
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const item = (await get(`/token-inventory/${nft}/2`)).body;
+    for (const value of [`${nft}/2`, `${evmToBech32(nft, "cosmos")}%232`, `${nft}%20%23002`]) {
+      const found = (await get(`/search?value=${value}`)).body;
+      expect([value, found.kind]).toEqual([value, "inventory"]);
+      expect(found.record).toEqual(item);
+    }
+    // a token the NFT never minted, and a fungible token's "token id": nothing
+    for (const value of [`${nft}/987654321`, `${scenario.contracts.TestToken!.toLowerCase()}/1`])
+      expect([value, (await get(`/search?value=${value}`)).status]).toEqual([value, 404]);
     // Something shaped like an address or a hash that names nothing is not found, not malformed.
     for (const value of ["cosmos1xxx", "cosmosvaloper1xxxx", `0x${"0".repeat(40)}`])
       expect([value, (await get(`/search?value=${value}`)).status]).toEqual([value, 404]);

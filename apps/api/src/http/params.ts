@@ -137,6 +137,9 @@ export const evmHash = (value: string, name = "hash"): string => {
   return t.hash;
 };
 
+/** A token id: a decimal integer of up to 78 digits (256 bits), as the inventory keeps it. */
+export const TOKEN_ID = /^\d{1,78}$/;
+
 export const height = (value: string, name = "height"): number => {
   if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
     throw new BadRequest({ message: `${name} must be a positive integer` });

@@ -10,6 +10,7 @@ import {
   list,
   type Query,
   str,
+  TOKEN_ID,
   txHash,
   validatorAddress,
 } from "./params.ts";
@@ -143,12 +144,12 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
       evmHash(one(), s.name);
       return;
     case "tokenId":
-      if (!/^\d{1,78}$/.test(one()))
+      if (!TOKEN_ID.test(one()))
         throw new BadRequest({ message: `${s.name} must be a decimal integer` });
       return;
     case "tokenIds":
       for (const i of list(query, s.name) ?? [])
-        if (!/^\d{1,78}$/.test(i))
+        if (!TOKEN_ID.test(i))
           throw new BadRequest({ message: `${s.name} must be decimal integers` });
       return;
     case "messageType":

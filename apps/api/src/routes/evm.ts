@@ -16,6 +16,7 @@ import {
   oneOf,
   type Query,
   str,
+  TOKEN_ID,
 } from "../http/params.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
@@ -186,7 +187,7 @@ const transfers =
         ...(list(q, "tokenIds") ?? []),
       ];
       if (ids.length) {
-        if (!ids.every((i) => /^\d{1,78}$/.test(i)))
+        if (!ids.every((i) => TOKEN_ID.test(i)))
           throw new BadRequest({ message: "tokenId must be a decimal integer" });
         w.in("t.token_id", "String", ids);
       }
@@ -281,7 +282,7 @@ const inventory: Handler = (ctx) =>
     const ow = str(q, "ownerAddress");
     if (ow !== undefined) w.eq("i.owner", "String", accountForms(ow, prefix, "ownerAddress").evm);
     const ids = list(q, "tokenIds");
-    if (ids && !ids.every((i) => /^\d{1,78}$/.test(i)))
+    if (ids && !ids.every((i) => TOKEN_ID.test(i)))
       throw new BadRequest({ message: "tokenIds must be decimal integers" });
     w.in("i.token_id", "String", ids);
     const type = oneOf(q, "tokenType", TOKEN_TYPES);
@@ -293,19 +294,25 @@ const inventory: Handler = (ctx) =>
     return envelope(rows.map(inventoryRecord), p);
   });
 
-const inventoryItem: Handler = (ctx) =>
+/** Token `id` of NFT contract `contract` (0x form) as the inventory holds it, if it does. */
+export const inventoryItemOf = (contract: string, id: string) =>
   Effect.gen(function* () {
     const db = yield* Db;
-    const contract = evmAddress(ctx.params.contractAddress ?? "", "contractAddress");
-    const id = ctx.params.tokenId ?? "";
-    if (!/^\d{1,78}$/.test(id))
-      throw new BadRequest({ message: "tokenId must be a decimal integer" });
     const [row] = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
       `${INVENTORY_SQL} WHERE ${NFT_TYPES} AND i.contract = {c:String} AND i.token_id = {t:String}`,
       { c: contract, t: id },
     );
-    if (!row) return yield* new NotFound({ message: `token ${id} of ${contract} not found` });
-    return inventoryRecord(row);
+    return row && inventoryRecord(row);
+  });
+
+const inventoryItem: Handler = (ctx) =>
+  Effect.gen(function* () {
+    const contract = evmAddress(ctx.params.contractAddress ?? "", "contractAddress");
+    const id = ctx.params.tokenId ?? "";
+    if (!TOKEN_ID.test(id)) throw new BadRequest({ message: "tokenId must be a decimal integer" });
+    const item = yield* inventoryItemOf(contract, id);
+    if (!item) return yield* new NotFound({ message: `token ${id} of ${contract} not found` });
+    return item;
   });
 
 export const evmRoutes = (router: Router, run: Run) => {

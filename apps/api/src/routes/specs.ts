@@ -200,7 +200,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
   {
     method: "get",
     path: "/search",
-    summary: "Find a block, transaction, account, validator, contract or token",
+    summary: "Find a block, transaction, account, validator, contract, token or NFT",
     tag: "chain",
     list: false,
     params: [q("value", "string", "what to find", { required: true })],

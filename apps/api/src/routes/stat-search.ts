@@ -3,7 +3,14 @@ import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
 import { BadRequest, NotFound } from "../http/errors.ts";
-import { accountForms, type Query, str, txHash, validatorAddress } from "../http/params.ts";
+import {
+  accountForms,
+  type Query,
+  str,
+  TOKEN_ID,
+  txHash,
+  validatorAddress,
+} from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
@@ -11,6 +18,7 @@ import { proposerMap, withProposer } from "../records/block.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
 import { txByHash } from "../records/point-reads.ts";
 import { CURRENT_VALIDATORS, validatorRecords } from "../records/validator.ts";
+import { inventoryItemOf } from "./evm.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
 
@@ -62,9 +70,10 @@ const stat: Handler = () =>
 
 /**
  * Search: resolves the value to one record and says which kind: `{kind, record}` with kind one of
- * block, transaction, address, validator, contract, token. Tried in this order: a height; a Cosmos
- * or EVM tx hash, else a block hash; a validator address; a contract or token address, else an
- * account (either form for both); a token name or symbol (case-insensitive).
+ * block, transaction, address, validator, contract, token, inventory. Tried in this order: a
+ * height; a Cosmos or EVM tx hash, else a block hash; an NFT (`<contract>/<token id>` or
+ * `<contract>#<token id>`); a validator address; a contract or token address, else an account
+ * (either form for both); a token name or symbol (case-insensitive).
  */
 const search: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -73,7 +82,8 @@ const search: Handler = (ctx) =>
     const value = (str(ctx.query as Query, "value", 200) ?? "").trim();
     if (!value)
       return yield* new BadRequest({
-        message: "value is required: a height, hash, address or token name/symbol",
+        message:
+          "value is required: a height, hash, address, token name/symbol or <contract>/<token id>",
       });
     const st = yield* db.state;
     // `0X…` is read as `0x…`; a value that is no well-formed hash or address of this chain is
@@ -100,6 +110,14 @@ const search: Handler = (ctx) =>
         { v: t.hash },
       );
       if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
+    }
+    // A token of an NFT contract: `<contract>/<token id>` (as /token-inventory/… names it) or
+    // `<contract>#<token id>`, the contract in either form.
+    const item = /^(.+?)\s*[/#]\s*(\d+)$/.exec(v);
+    const nft = item && orNothing(() => accountForms(item[1]!, prefix, "value"));
+    if (nft && TOKEN_ID.test(item[2]!)) {
+      const record = yield* inventoryItemOf(nft.evm, item[2]!.replace(/^0+(?=\d)/, ""));
+      if (record) return { kind: "inventory", record };
     }
     const operator = orNothing(() => validatorAddress(v, prefix));
     if (operator) {
