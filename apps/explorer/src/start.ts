@@ -32,7 +32,7 @@ import {
   type ReadyCheck,
   serveAdmin,
 } from "@explorer/service";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { ensureCurrentSet, openClickHouse, setDb } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Config, ConfigProvider, Effect, Fiber, Layer } from "effect";
 import { evmChainIdOf } from "./evm-chain-id.ts";
@@ -153,7 +153,7 @@ const reindexBeside = <E, R>(projectorParts: Layer.Layer<Store | ProjectorLog, E
       Effect.matchEffect({
         onSuccess: ({ set }) =>
           Effect.logInfo(
-            `re-index done: explorer_${set} is now current; explorer_${set - 1} stays until dropped (DROP DATABASE explorer_${set - 1})`,
+            `re-index done: ${setDb("explorer", set)} is now current; ${setDb("explorer", set - 1)} stays until dropped (DROP DATABASE ${setDb("explorer", set - 1)})`,
           ),
         onFailure: (e) =>
           Effect.logError(
