@@ -48,6 +48,15 @@ const project = async (height: number, txsTotal: number) => {
   expect(st.height).toBe(height);
 };
 const key = { authorization: "Bearer k-app" };
+/** An answer's headers but those that change from one answer to the next. */
+const steady = (headers: Headers | IncomingHttpHeaders) =>
+  Object.fromEntries(
+    (headers instanceof Headers ? [...headers] : Object.entries(headers))
+      .map(([k, v]) => [k.toLowerCase(), String(v)])
+      .filter(
+        ([k]) => !["x-request-id", "x-ratelimit-remaining", "date", "retry-after"].includes(k!),
+      ),
+  );
 const requestsCounted = (route: string) =>
   Effect.runSync(Metric.snapshot)
     .filter((s) => s.id === "api_requests_total" && s.attributes?.route === route)
@@ -74,6 +83,9 @@ describe("kept answers", () => {
       expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(new Set(answers.map((r) => r.headers.get("x-request-id"))).size).toBe(4);
+    // the first answer was made through the routes; the kept ones have every header it had
+    for (const r of answers.slice(1))
+      expect(steady(r.headers)).toEqual(steady(answers[0]!.headers));
     expect(answers.map((r) => r.headers.get("x-ratelimit-remaining"))).toEqual([
       "3",
       "2",
@@ -88,6 +100,10 @@ describe("kept answers", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await limited.json()).toEqual({ error: expect.stringMatching(/rate limit of 4/) });
+    // refused the same way as a request for an answer not kept
+    const limitedElsewhere = await fetch(`${base}/blocks?limit=3`);
+    expect(limitedElsewhere.status).toBe(429);
+    expect(steady(limited.headers)).toEqual(steady(limitedElsewhere.headers));
 
     const hitsBeforeKey = app.answerCache.hits;
     const withKey = await fetch(`${base}/stat`, { headers: { ...key, "x-request-id": "mine" } });
@@ -126,14 +142,17 @@ describe("kept answers", () => {
         }).on("error", reject);
       });
     const plain = await get("/blocks/3");
+    expect(steady((await get("/blocks/3")).headers)).toEqual(steady(plain.headers)); // kept
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(JSON.parse(plain.body.toString())).toMatchObject({ height: 3, proposer: {} });
     // compressed for the first client that accepts it, then kept beside the JSON (its weight
     // added once): both answers are the same bytes
     const weights = [app.answerCache.weight];
+    const gzipped: IncomingHttpHeaders[] = [];
     for (let i = 0; i < 2; i++) {
       const gz = await get("/blocks/3", { "accept-encoding": "gzip, deflate, br" });
+      gzipped.push(gz.headers);
       weights.push(app.answerCache.weight);
       expect(gz.headers["content-encoding"]).toBe("gzip");
       expect(gz.headers.vary).toMatch(/accept-encoding/i);
@@ -143,6 +162,7 @@ describe("kept answers", () => {
     }
     expect(weights[1]! - weights[0]!).toBeGreaterThan(0);
     expect(weights[2]).toBe(weights[1]);
+    expect(steady(gzipped[1]!)).toEqual(steady(gzipped[0]!));
     // refused explicitly, whatever `*` says; or not named at all
     for (const refused of ["gzip;q=0, *", "br", "identity"])
       expect((await get("/blocks/3", { "accept-encoding": refused })).body).toEqual(plain.body);

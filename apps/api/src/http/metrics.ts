@@ -28,16 +28,20 @@ const seriesOf = (route: string, status: number) => {
 // The default services (the global metric registry), for updates without running an effect.
 const services = Context.empty();
 
+/** Counts a request answered by `route` (unmatched: `other`) with `status`, begun at `t0`. */
+export const countAnswer = (route: string, status: number, t0: number) => {
+  const s = seriesOf(route, status);
+  // On every request: updated in place (Metric.update through Effect.runSync costs ~10x more).
+  s.count.updateUnsafe(1, services);
+  s.ms.updateUnsafe(performance.now() - t0, services);
+};
+
 /** Counts every request and its latency by matched route (unmatched: `other`) and status. */
 export const httpMetrics: Koa.Middleware = async (ctx, next) => {
   const t0 = performance.now();
   try {
     await next();
   } finally {
-    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? "other";
-    const s = seriesOf(route, ctx.status);
-    // On every request: updated in place (Metric.update through Effect.runSync costs ~10x more).
-    s.count.updateUnsafe(1, services);
-    s.ms.updateUnsafe(performance.now() - t0, services);
+    countAnswer((ctx as { _matchedRoute?: string })._matchedRoute ?? "other", ctx.status, t0);
   }
 };
