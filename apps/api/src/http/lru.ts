@@ -53,6 +53,11 @@ export class Lru<K, V> {
     return e.value;
   }
 
+  /** The value under `key`, not counted as a read nor made more recent. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
   delete(key: K): void {
     const e = this.map.get(key);
     if (e) this.remove(e);
