@@ -307,8 +307,9 @@ export const makeApp = (
     const kept = keptFor(req.url ?? "", "peek");
     const json = kept?.hit.json;
     if (!kept || !json) return false;
-    const gz = compresses(json, h["accept-encoding"]) ? kept.hit.gz : undefined;
-    if (compresses(json, h["accept-encoding"]) && !gz) return false; // Koa's path compresses it
+    const compressed = compresses(json, h["accept-encoding"]);
+    const gz = compressed ? kept.hit.gz : undefined;
+    if (compressed && !gz) return false; // Koa's path compresses it
     const id = requestIdOf(h["x-request-id"] as string | undefined); // Node joins repeated ones
     try {
       const a = admission(h.authorization ?? "", clientIp(req, settings.trustedProxies ?? 0));
