@@ -277,16 +277,13 @@ export const makeApp = (
     ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}` };
   });
 
-  /**
-   * The answer kept for a URL in the current state, hot or immutable; `look` counts it as a read
-   * (the default) or only peeks.
-   */
-  const keptFor = (url: string, look: "get" | "peek" = "get") => {
+  /** The answer kept for a URL in the current state, hot or immutable (not counted as a read). */
+  const keptFor = (url: string) => {
     const st = db.peek();
     if (!st) return undefined;
     for (const immutable of [false, true]) {
       const key = keyOf(st, immutable, url);
-      const hit = cache[look](key);
+      const hit = cache.peek(key);
       if (hit) return { key, hit };
     }
     return undefined;
@@ -297,14 +294,14 @@ export const makeApp = (
    * here, before Koa: Koa's context and middleware were a third of a hot answer's time on the
    * main thread (~17 µs of ~50 for the bench's `/txs?limit=10`). The same bytes, headers, rate
    * limit and metrics as through Koa (timed, as there, up to the answer's writing). Anything else
-   * goes on to Koa: false. A fault once the request has taken its rate limit's token is answered
+   * goes on to Koa: false (a kept answer still being made or compressed is found by its route). A fault once the request has taken its rate limit's token is answered
    * 500 here, as Koa would, not thrown into the server (which would end the process).
    */
   const answerKept = (req: IncomingMessage, res: ServerResponse): boolean => {
     const t0 = performance.now();
     const h = req.headers;
     if (req.method !== "GET" || h["content-length"] || h["transfer-encoding"]) return false;
-    const kept = keptFor(req.url ?? "", "peek");
+    const kept = keptFor(req.url ?? "");
     const json = kept?.hit.json;
     if (!kept || !json) return false;
     const compressed = compresses(json, h["accept-encoding"]);
@@ -344,16 +341,6 @@ export const makeApp = (
     return (req, res) =>
       answerKept(req as IncomingMessage, res as ServerResponse) ? answered : handle(req, res);
   };
-
-  // The same before routing for a kept answer still being made or compressed: the same URL gives
-  // the same answer, and it passed its route's validation when it was made.
-  app.use(async (ctx, next) => {
-    const kept = ctx.method === "GET" ? keptFor(ctx.url) : undefined;
-    const out = kept && (await kept.hit.answer);
-    if (!kept || !(out instanceof Uint8Array)) return next();
-    (ctx as { _matchedRoute?: string })._matchedRoute = kept.hit.route;
-    await reply(ctx, out, gzippedOnce(kept.key, kept.hit, out));
-  });
 
   const run =
     (h: Handler): RouterMiddleware =>
