@@ -13,8 +13,16 @@ export const ProjectorConfig = Config.all({
   natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
   chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
   prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
-  /** Native coins (comma-separated) for the rich list. */
-  nativeDenoms: Config.String("NATIVE_DENOMS").pipe(Config.withDefault("atest")),
+  /** Native coins (comma-separated, spaces around them ignored) for the rich list. */
+  nativeDenoms: Config.String("NATIVE_DENOMS").pipe(
+    Config.withDefault("atest"),
+    Config.map((v) =>
+      v
+        .split(",")
+        .map((d) => d.trim())
+        .filter((d) => d !== ""),
+    ),
+  ),
   batchBlocks: Config.Int("BATCH_BLOCKS").pipe(Config.withDefault(500)),
   batchIdleMs: Config.Int("BATCH_IDLE_MS").pipe(Config.withDefault(100)),
   /** A batch is also written once its encoded rows reach this many bytes (bounds memory). */

@@ -86,7 +86,7 @@ export const followWith = (announce?: (p: Progress) => void) =>
     const log = yield* Log;
     const options = {
       prefix: cfg.prefix,
-      nativeDenoms: cfg.nativeDenoms.split(",").map((d) => d.trim()),
+      nativeDenoms: cfg.nativeDenoms,
       batchBlocks: cfg.batchBlocks,
       batchIdleMs: cfg.batchIdleMs,
       batchBytes: cfg.batchBytes,
@@ -209,7 +209,7 @@ export const reindexWith = (say?: (line: string) => void) =>
       log,
       {
         prefix: cfg.prefix,
-        nativeDenoms: cfg.nativeDenoms.split(","),
+        nativeDenoms: cfg.nativeDenoms,
         batchBlocks: cfg.batchBlocks,
         batchIdleMs: cfg.batchIdleMs,
         batchBytes: cfg.batchBytes,

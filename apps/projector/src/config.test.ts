@@ -1,0 +1,14 @@
+import { ConfigProvider, Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import { ProjectorConfig } from "./config.ts";
+
+const read = (env: Record<string, string>) =>
+  Effect.runSync(ProjectorConfig.parse(ConfigProvider.fromEnv({ env })));
+
+describe("projector configuration", () => {
+  it("reads the native denoms as a list, the same for following and for a re-index", () => {
+    // Both read this list: a re-index that kept " ufoo" wrote balance rows no rich list finds.
+    expect(read({ NATIVE_DENOMS: "atest, ufoo ,," }).nativeDenoms).toEqual(["atest", "ufoo"]);
+    expect(read({}).nativeDenoms).toEqual(["atest"]);
+  });
+});
