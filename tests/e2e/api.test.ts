@@ -435,6 +435,45 @@ describe("tokens", () => {
     const list = (await get(`/token-inventory?contractAddress=${nft}`)).body.docs;
     expect(list.length).toBeGreaterThanOrEqual(3);
   });
+
+  it("a contract's address in its bech32 form, and a token id with leading zeros, find the same records", async () => {
+    const token = scenario.contracts.TestToken!.toLowerCase();
+    const nft = scenario.contracts.TestNFT!.toLowerCase();
+    const [tokenB32, nftB32] = [evmToBech32(token, "cosmos"), evmToBech32(nft, "cosmos")];
+    const same = async (path: string, other: string) => {
+      const [a, b] = [await get(path), await get(other)];
+      if (Array.isArray(a.body.docs)) expect(a.body.docs.length, path).toBeGreaterThan(0);
+      expect([other, b.status]).toEqual([other, 200]);
+      expect(b.body, other).toEqual(a.body);
+    };
+    await same(`/tokens/${token}`, `/tokens/${tokenB32}`);
+    await same(`/tokens-erc20/${token}`, `/tokens-erc20/${tokenB32.toUpperCase()}`);
+    await same(`/contracts/${token}`, `/contracts/${tokenB32}`);
+    await same(`/contracts?contractAddress=${token}`, `/contracts?contractAddress=${tokenB32}`);
+    await same(
+      `/token-transfers?contractAddress=${token}&limit=100`,
+      `/token-transfers?contractAddress=${tokenB32}&limit=100`,
+    );
+    await same(
+      `/token-holders?contractAddress=${token}&limit=100`,
+      `/token-holders?contractAddress=${tokenB32}&limit=100`,
+    );
+    await same(
+      `/event-logs?contractAddress=${token}&limit=100`,
+      `/event-logs?contractAddress=${tokenB32}&limit=100`,
+    );
+    await same(`/token-inventory/${nft}/2`, `/token-inventory/${nftB32}/002`);
+    await same(
+      `/token-inventory?contractAddress=${nft}&tokenIds=1,2`,
+      `/token-inventory?contractAddress=${nftB32}&tokenIds=01,0002`,
+    );
+    await same(
+      `/token-transfers?contractAddress=${nft}&tokenType=CFC-721&tokenId=2`,
+      `/token-transfers?contractAddress=${nftB32}&tokenType=CFC-721&tokenId=02`,
+    );
+    // Another chain's prefix is not this chain's address.
+    expect((await get(`/tokens/${evmToBech32(token, "osmo")}`)).status).toBe(400);
+  });
 });
 
 describe("every other filter, checked against the node", () => {

@@ -44,10 +44,19 @@ const validator = (p: ValuePool) =>
     p.validators,
     fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toBech32(`${p.prefix}valoper`, b)),
   );
-const evmAddress = (p: ValuePool) =>
+/** A contract's address: 0x (any case) or its bech32 form, as for accounts. */
+const contract = (p: ValuePool) =>
   fromPool(
     p.contracts,
-    anyCase(hex(20)).map((h) => `0x${h}`),
+    fc.oneof(
+      anyCase(hex(20)).map((h) => `0x${h}`),
+      fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toBech32(p.prefix, b)),
+    ),
+  ).chain((a) =>
+    fc.constantFrom(
+      a,
+      /^0x/i.test(a) ? toBech32(p.prefix, Buffer.from(a.slice(2), "hex")) : a.toUpperCase(),
+    ),
   );
 const evmHash = (p: ValuePool) =>
   fromPool(
@@ -91,7 +100,7 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
     accounts: () => listOf(account(p)),
     validator: () => validator(p),
     validators: () => listOf(validator(p)),
-    evmAddress: () => evmAddress(p),
+    contract: () => contract(p),
     txHash: () => txHash(p),
     txHashes: () => listOf(txHash(p)),
     evmHash: () => evmHash(p),
@@ -210,7 +219,7 @@ export const invalidValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | 
     accounts: () => listWrong(fc.oneof(bech32Wrong(p.prefix, true), hexWrong("0x", 40))),
     validator: () => fc.oneof(bech32Wrong(`${p.prefix}valoper`, false), hexWrong("0x", 40)),
     validators: () => listWrong(bech32Wrong(`${p.prefix}valoper`, false)),
-    evmAddress: () => hexWrong("0x", 40),
+    contract: () => fc.oneof(bech32Wrong(p.prefix, true), hexWrong("0x", 40)),
     txHash: () => fc.oneof(hexWrong("0x", 64), hexWrong("", 64)),
     txHashes: () => listWrong(fc.oneof(hexWrong("0x", 64), hexWrong("", 64))),
     evmHash: () => fc.oneof(hexWrong("0x", 64), hex(32)),

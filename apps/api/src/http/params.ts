@@ -87,6 +87,7 @@ export const accountForms = (
   value: string,
   prefix: string,
   name = "address",
+  what = "account address",
 ): { evm: string; bech32: string } => {
   if (/^0x[0-9a-fA-F]{40}$/.test(value)) {
     const evm = value.toLowerCase();
@@ -99,7 +100,7 @@ export const accountForms = (
   } catch {
     // fall through
   }
-  throw new BadRequest({ message: `${name} must be a ${prefix}1… or 0x… account address` });
+  throw new BadRequest({ message: `${name} must be a ${prefix}1… or 0x… ${what}` });
 };
 
 export const validatorAddress = (value: string, prefix: string, name = "address"): string => {
@@ -112,11 +113,12 @@ export const validatorAddress = (value: string, prefix: string, name = "address"
   throw new BadRequest({ message: `${name} must be a ${prefix}valoper1… validator address` });
 };
 
-export const evmAddress = (value: string, name = "address"): string => {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value))
-    throw new BadRequest({ message: `${name} must be a 0x… address of 40 hex digits` });
-  return value.toLowerCase();
-};
+/**
+ * A contract's address in either form, as accounts are (0x…, or bech32 with the chain's prefix:
+ * a contract is an account too) → its 0x form, lowercase, as the tables keep it.
+ */
+export const contractAddress = (value: string, prefix: string, name = "address"): string =>
+  accountForms(value, prefix, name, "contract address").evm;
 
 /** A Cosmos tx hash (64 hex, any case, no prefix, as the SPEC writes it) → uppercase; an EVM hash (0x and 64 hex) → lowercase 0x. */
 export const txHash = (
@@ -137,8 +139,18 @@ export const evmHash = (value: string, name = "hash"): string => {
   return t.hash;
 };
 
-/** A token id: a decimal integer of up to 78 digits (256 bits), as the inventory keeps it. */
+/** A token id: a decimal integer of up to 78 digits (256 bits). */
 export const TOKEN_ID = /^\d{1,78}$/;
+
+/**
+ * A token id as the tables keep it: decimal without leading zeros (`007` is token 7, as search
+ * reads it too).
+ */
+export const tokenId = (value: string, name = "tokenId"): string => {
+  if (!TOKEN_ID.test(value))
+    throw new BadRequest({ message: `${name} must be a decimal integer of up to 78 digits` });
+  return value.replace(/^0+(?=\d)/, "");
+};
 
 export const height = (value: string, name = "height"): number => {
   if (!/^\d{1,15}$/.test(value) || Number(value) < 1)

@@ -3,14 +3,14 @@ import { LIMIT_DEFAULT, LIMIT_MAX } from "./list.ts";
 import {
   accountForms,
   bool,
-  evmAddress,
+  contractAddress,
   evmHash,
   height,
   int,
   list,
   type Query,
   str,
-  TOKEN_ID,
+  tokenId,
   txHash,
   validatorAddress,
 } from "./params.ts";
@@ -31,7 +31,7 @@ export type Kind =
   | "accounts"
   | "validator"
   | "validators"
-  | "evmAddress"
+  | "contract"
   | "txHash"
   | "txHashes"
   | "evmHash"
@@ -94,6 +94,9 @@ const p = (name: string, kind: Kind, description: string): ParamSpec => ({
   description,
 });
 
+/** An account's or a contract's address in either form: 0x and 40 hex digits, or bech32. */
+const ACCOUNT_PATTERN = "^(0x[0-9a-fA-F]{40}|[a-z]+1[02-9ac-hj-np-z]{38})$";
+
 export const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"] as const;
 export const BOND_STATUSES = [
   "BOND_STATUS_BONDED",
@@ -131,8 +134,8 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
     case "validators":
       for (const a of list(query, s.name) ?? []) validatorAddress(a, prefix, s.name);
       return;
-    case "evmAddress":
-      evmAddress(one(), s.name);
+    case "contract":
+      contractAddress(one(), prefix, s.name);
       return;
     case "txHash":
       txHash(one(), s.name);
@@ -144,13 +147,10 @@ const check = (s: ParamSpec, value: string | string[] | undefined, prefix: strin
       evmHash(one(), s.name);
       return;
     case "tokenId":
-      if (!TOKEN_ID.test(one()))
-        throw new BadRequest({ message: `${s.name} must be a decimal integer` });
+      tokenId(one(), s.name);
       return;
     case "tokenIds":
-      for (const i of list(query, s.name) ?? [])
-        if (!TOKEN_ID.test(i))
-          throw new BadRequest({ message: `${s.name} must be decimal integers` });
+      for (const i of list(query, s.name) ?? []) tokenId(i, s.name);
       return;
     case "messageType":
       if (!MESSAGE_TYPE.test(one()))
@@ -218,12 +218,16 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
       return {
         type: "string",
         description: "bech32 account address or 0x address",
-        pattern: "^(0x[0-9a-fA-F]{40}|[a-z]+1[02-9ac-hj-np-z]{38})$",
+        pattern: ACCOUNT_PATTERN,
       };
     case "validator":
       return { type: "string", pattern: "^[a-z]+valoper1[02-9ac-hj-np-z]+$" };
-    case "evmAddress":
-      return { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" };
+    case "contract":
+      return {
+        type: "string",
+        description: "a contract's 0x address or its bech32 form",
+        pattern: ACCOUNT_PATTERN,
+      };
     case "txHash":
       return { type: "string", pattern: "^(0x)?[0-9a-fA-F]{64}$" };
     case "evmHash":

@@ -2,13 +2,13 @@ import type Router from "@koa/router";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
-import { BadRequest, NotFound } from "../http/errors.ts";
+import { NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
 import { inLookup } from "../http/lookup-page.ts";
 import {
   accountForms,
   bool,
-  evmAddress,
+  contractAddress,
   evmHash,
   height,
   int,
@@ -16,7 +16,7 @@ import {
   oneOf,
   type Query,
   str,
-  TOKEN_ID,
+  tokenId,
 } from "../http/params.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
@@ -46,7 +46,7 @@ const eventLogs: Handler = (ctx) =>
     const w = new Where().and((b) => `block_number <= ${b("UInt64", st.height)}`);
     const keys: string[] = [];
     const c = str(q, "contractAddress");
-    if (c !== undefined) keys.push(`c:${evmAddress(c, "contractAddress")}`);
+    if (c !== undefined) keys.push(`c:${contractAddress(c, prefix, "contractAddress")}`);
     const o = str(q, "originAddress");
     // an account: either form
     if (o !== undefined) keys.push(`o:${accountForms(o, prefix, "originAddress").evm}`);
@@ -119,7 +119,8 @@ const contractsList =
       if (type) w.eq("c.token_type", "String", type);
       else if (onlyTokens) w.and("c.token_type != ''");
       const ca = str(q, "contractAddress");
-      if (ca !== undefined) w.eq("c.address", "String", evmAddress(ca, "contractAddress"));
+      if (ca !== undefined)
+        w.eq("c.address", "String", contractAddress(ca, prefix, "contractAddress"));
       const cr = str(q, "creatorAddress");
       if (cr !== undefined)
         w.eq("c.creator", "String", accountForms(cr, prefix, "creatorAddress").evm);
@@ -149,7 +150,8 @@ const contractItem =
   (ctx) =>
     Effect.gen(function* () {
       const db = yield* Db;
-      const a = evmAddress(ctx.params.address ?? "");
+      const { prefix } = yield* Settings;
+      const a = contractAddress(ctx.params.address ?? "", prefix);
       const [row] = yield* db.query<ContractRow>(
         `${CONTRACT_SQL} WHERE c.address = {a:String}${asToken ? " AND c.token_type != ''" : ""}`,
         { a },
@@ -171,7 +173,7 @@ const transfers =
       const w = new Where().and((b) => `t.block_number <= ${b("UInt64", st.height)}`);
       const keys: string[][] = [];
       const ca = str(q, "contractAddress");
-      if (ca !== undefined) keys.push([`c:${evmAddress(ca, "contractAddress")}`]);
+      if (ca !== undefined) keys.push([`c:${contractAddress(ca, prefix, "contractAddress")}`]);
       for (const [param, k] of [
         ["address", "a"],
         ["addressFrom", "f"],
@@ -183,14 +185,10 @@ const transfers =
       const tx = str(q, "txHash");
       if (tx !== undefined) keys.push([`x:${evmHash(tx, "txHash")}`]);
       const ids = [
-        ...(str(q, "tokenId") ? [str(q, "tokenId")!] : []),
-        ...(list(q, "tokenIds") ?? []),
+        ...(str(q, "tokenId") ? [tokenId(str(q, "tokenId")!)] : []),
+        ...(list(q, "tokenIds") ?? []).map((i) => tokenId(i, "tokenIds")),
       ];
-      if (ids.length) {
-        if (!ids.every((i) => TOKEN_ID.test(i)))
-          throw new BadRequest({ message: "tokenId must be a decimal integer" });
-        w.in("t.token_id", "String", ids);
-      }
+      if (ids.length) w.in("t.token_id", "String", ids);
       const bn = str(q, "blockNumber");
       if (bn !== undefined) w.eq("t.block_number", "UInt64", height(bn, "blockNumber"));
       const type = oneOf(q, "tokenType", TOKEN_TYPES) ?? defaultType;
@@ -236,7 +234,8 @@ const holders =
       const sort = sortOf(q, SORTS.holders, "-balance");
       const w = new Where().and("h.balance > 0").and("c.token_type != ''");
       const ca = str(q, "contractAddress");
-      if (ca !== undefined) w.eq("h.contract", "String", evmAddress(ca, "contractAddress"));
+      if (ca !== undefined)
+        w.eq("h.contract", "String", contractAddress(ca, prefix, "contractAddress"));
       const a = str(q, "address");
       if (a !== undefined) w.eq("h.holder", "String", accountForms(a, prefix).evm);
       const bn = str(q, "blockNumber");
@@ -262,7 +261,7 @@ const NFT_TYPES = "c.token_type = 'CFC-721'";
 
 const INVENTORY_SQL = `SELECT i.contract AS contract, i.token_id AS token_id, i.owner AS owner, i.token_uri AS token_uri, i.height AS height, i.time AS time,
     c.creator AS creator, c.token_type AS token_type, c.name AS name, c.symbol AS symbol,
-    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = i.contract AND token_id = i.token_id) AS transfers,
+    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = i.contract AND token_id = i.token_id AND block_number <= {projected}) AS transfers,
     (SELECT argMax(metadata, height) FROM {db}.nft_metadata FINAL WHERE contract = i.contract AND token_id = i.token_id AND token_uri = i.token_uri) AS metadata
   FROM {db}.token_inventory AS i FINAL JOIN (SELECT address, creator, token_type, name, symbol FROM {db}.contracts FINAL) AS c ON c.address = i.contract`;
 
@@ -275,16 +274,18 @@ const inventory: Handler = (ctx) =>
     const sort = sortOf(q, SORTS.inventory, "-blockNumber");
     const w = new Where().and(NFT_TYPES);
     const ca = str(q, "contractAddress");
-    if (ca !== undefined) w.eq("i.contract", "String", evmAddress(ca, "contractAddress"));
+    if (ca !== undefined)
+      w.eq("i.contract", "String", contractAddress(ca, prefix, "contractAddress"));
     const cr = str(q, "creatorAddress");
     if (cr !== undefined)
       w.eq("c.creator", "String", accountForms(cr, prefix, "creatorAddress").evm);
     const ow = str(q, "ownerAddress");
     if (ow !== undefined) w.eq("i.owner", "String", accountForms(ow, prefix, "ownerAddress").evm);
-    const ids = list(q, "tokenIds");
-    if (ids && !ids.every((i) => TOKEN_ID.test(i)))
-      throw new BadRequest({ message: "tokenIds must be decimal integers" });
-    w.in("i.token_id", "String", ids);
+    w.in(
+      "i.token_id",
+      "String",
+      list(q, "tokenIds")?.map((i) => tokenId(i, "tokenIds")),
+    );
     const type = oneOf(q, "tokenType", TOKEN_TYPES);
     w.eq("c.token_type", "String", type);
     const rows = yield* db.query<Parameters<typeof inventoryRecord>[0]>(
@@ -307,9 +308,9 @@ export const inventoryItemOf = (contract: string, id: string) =>
 
 const inventoryItem: Handler = (ctx) =>
   Effect.gen(function* () {
-    const contract = evmAddress(ctx.params.contractAddress ?? "", "contractAddress");
-    const id = ctx.params.tokenId ?? "";
-    if (!TOKEN_ID.test(id)) throw new BadRequest({ message: "tokenId must be a decimal integer" });
+    const { prefix } = yield* Settings;
+    const contract = contractAddress(ctx.params.contractAddress ?? "", prefix, "contractAddress");
+    const id = tokenId(ctx.params.tokenId ?? "");
     const item = yield* inventoryItemOf(contract, id);
     if (!item) return yield* new NotFound({ message: `token ${id} of ${contract} not found` });
     return item;

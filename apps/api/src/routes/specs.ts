@@ -23,12 +23,12 @@ const txFilters = [
 const tokenList = [
   q("tokenSymbol", "string", "symbol, any case"),
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
-  q("contractAddress", "evmAddress", "the token contract"),
+  q("contractAddress", "contract", "the token contract"),
   q("txHashCreate", "evmHash", "the creating transaction"),
   q("creatorAddress", "account", "the creator, either form"),
 ];
 const transferFilters = [
-  q("contractAddress", "evmAddress", "the token contract"),
+  q("contractAddress", "contract", "the token contract"),
   q("blockNumber", "height", "the block"),
   q("address", "account", "sender or recipient"),
   q("addressTo", "account", "recipient"),
@@ -43,7 +43,7 @@ const transferFilters = [
 const holderFilters = [
   q("tokenSymbol", "string", "symbol, any case"),
   q("address", "account", "the holder"),
-  q("contractAddress", "evmAddress", "the token contract"),
+  q("contractAddress", "contract", "the token contract"),
   q("blockNumber", "height", "height of the holder's last change"),
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
 ];
@@ -193,7 +193,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       q("transactionHash", "evmHash", "the transaction"),
       q("transactionIndex", "int", "index of the log in its transaction"),
       q("blockNumber", "height", "the block"),
-      q("contractAddress", "evmAddress", "the emitting contract"),
+      q("contractAddress", "contract", "the emitting contract"),
     ],
     example: { contractAddress: A },
   },
@@ -214,7 +214,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     list: true,
     sort: sortNames(SORTS.contracts),
     params: [
-      q("contractAddress", "evmAddress", "the contract"),
+      q("contractAddress", "contract", "the contract"),
       q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
       q("creatorAddress", "account", "the creator, either form"),
       q("txHash", "evmHash", "the creating transaction"),
@@ -229,7 +229,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     summary: "One contract",
     tag: "contracts",
     list: false,
-    params: [p("address", "evmAddress", "the contract")],
+    params: [p("address", "contract", "the contract")],
     example: { address: A },
   },
   ...(["/tokens", "/tokens-erc20"] as const).flatMap((path): RouteSpec[] => [
@@ -249,7 +249,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       summary: "One token",
       tag: "tokens",
       list: false,
-      params: [p("address", "evmAddress", "the token contract")],
+      params: [p("address", "contract", "the token contract")],
       example: { address: A },
     },
   ]),
@@ -285,7 +285,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     list: true,
     sort: sortNames(SORTS.inventory),
     params: [
-      q("contractAddress", "evmAddress", "the collection"),
+      q("contractAddress", "contract", "the collection"),
       q("creatorAddress", "account", "the collection's creator, either form"),
       q("ownerAddress", "account", "the owner"),
       q("tokenIds", "tokenIds", "token ids"),
@@ -300,7 +300,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     tag: "tokens",
     list: false,
     params: [
-      p("contractAddress", "evmAddress", "the collection"),
+      p("contractAddress", "contract", "the collection"),
       p("tokenId", "tokenId", "the token id"),
     ],
     example: { contractAddress: A, tokenId: "1" },

@@ -7,7 +7,7 @@ import {
   accountForms,
   type Query,
   str,
-  TOKEN_ID,
+  tokenId,
   txHash,
   validatorAddress,
 } from "../http/params.ts";
@@ -106,8 +106,8 @@ const search: Handler = (ctx) =>
           ? "block_hash = {v:String}"
           : "JSONExtractString(record, 'evm', 'hash') = {v:String}";
       const [b] = yield* db.query<{ record: string; proposer_cons: string }>(
-        `SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE ${hashCond} LIMIT 1`,
-        { v: t.hash },
+        `SELECT record, proposer_cons FROM {db}.blocks FINAL WHERE ${hashCond} AND height <= {top:UInt64} LIMIT 1`,
+        { v: t.hash, top: st.height },
       );
       if (b) return { kind: "block", record: withProposer(b, yield* proposerMap) };
     }
@@ -115,8 +115,9 @@ const search: Handler = (ctx) =>
     // `<contract>#<token id>`, the contract in either form.
     const item = /^(.+?)\s*[/#]\s*(\d+)$/.exec(v);
     const nft = item && orNothing(() => accountForms(item[1]!, prefix, "value"));
-    if (nft && TOKEN_ID.test(item[2]!)) {
-      const record = yield* inventoryItemOf(nft.evm, item[2]!.replace(/^0+(?=\d)/, ""));
+    const id = item && orNothing(() => tokenId(item[2]!));
+    if (nft && id) {
+      const record = yield* inventoryItemOf(nft.evm, id);
       if (record) return { kind: "inventory", record };
     }
     const operator = orNothing(() => validatorAddress(v, prefix));
