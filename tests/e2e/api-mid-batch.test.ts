@@ -69,6 +69,20 @@ describe("nothing past the published height", () => {
     expect((await get(`/blocks?from_height=${h0 + 1}`)).body.docs).toEqual([]);
   });
 
+  it("search finds a block by its hashes only up to it", async () => {
+    const rs = await store.ch.query({
+      query: `SELECT height, block_hash AS cosmos, JSONExtractString(record, 'evm', 'hash') AS evm FROM ${db}.blocks FINAL WHERE height IN (${h0}, ${h0 + 1}) ORDER BY height`,
+      format: "JSONEachRow",
+    });
+    const [at, above] = await rs.json<{ cosmos: string; evm: string }>();
+    for (const hash of [at!.cosmos, at!.evm]) {
+      const { status, body } = await get(`/search?value=${hash}`);
+      expect([hash, status, body.kind, body.record?.height]).toEqual([hash, 200, "block", h0]);
+    }
+    for (const hash of [above!.cosmos, above!.evm])
+      expect([hash, (await get(`/search?value=${hash}`)).status]).toEqual([hash, 404]);
+  });
+
   it("transactions, logs, transfers and stat stop at it too", async () => {
     expect((await get(`/txs/${later.hash}`)).status).toBe(404);
     expect((await get(`/txs?txhash=${later.hash}`)).body.docs).toEqual([]);
@@ -81,5 +95,25 @@ describe("nothing past the published height", () => {
     expect(heights.length).toBeGreaterThan(0);
     expect(Math.max(...heights)).toBeLessThanOrEqual(h0);
     expect((await get("/stat")).body.totalBlocks).toBe(h0);
+  });
+
+  it("so do the counts of a validator's signatures and of a token's transfers", async () => {
+    const rows = async <T>(query: string) =>
+      (await store.ch.query({ query, format: "JSONEachRow" })).json<T>();
+    const counts = await rows<{ operator: string; yes: string; no: string; above: string }>(
+      `SELECT v.operator_address AS operator, countIf(s.height <= ${h0} AND s.signed = 1) AS yes, countIf(s.height <= ${h0} AND s.signed = 0) AS no, countIf(s.height > ${h0}) AS above
+       FROM ${db}.validators AS v FINAL JOIN ${db}.validator_signatures AS s FINAL ON s.cons_address = v.cons_address GROUP BY operator ORDER BY operator`,
+    );
+    expect(counts.some((c) => Number(c.above) > 0)).toBe(true); // else this proves nothing
+    const answered = (await get("/validators?sort=operator_address&limit=100")).body.docs;
+    expect(
+      answered
+        .filter((v: any) => counts.some((c) => c.operator === v.validator.operator_address))
+        .map((v: any) => [v.validator.operator_address, v.signedBlocks, v.unsignedBlocks]),
+    ).toEqual(counts.map((c) => [c.operator, Number(c.yes), Number(c.no)]));
+    const [c] = await rows<{ contract: string; at: string }>(
+      `SELECT contract, countIf(block_number <= ${h0}) AS at FROM ${db}.token_transfers FINAL GROUP BY contract ORDER BY count() - at DESC, contract LIMIT 1`,
+    );
+    expect((await get(`/tokens/${c!.contract}`)).body.transferCount).toBe(Number(c!.at));
   });
 });

@@ -16,6 +16,11 @@ export interface StoreState {
    * one, and never falls back when the table merges the replaced row away (read with FINAL).
    */
   readonly verified: number;
+  /**
+   * A fingerprint of what block answers show of their proposers (each validator's operator
+   * address and description): a validator's new moniker changes blocks already answered.
+   */
+  readonly proposers: string;
 }
 
 export interface DbShape {
@@ -25,7 +30,10 @@ export interface DbShape {
   readonly peek: () => StoreState | undefined;
   /** Reads the state again now (the stream calls it before announcing new heights). */
   readonly refresh: Effect.Effect<StoreState, StoreFailure>;
-  /** Rows of a query with bound parameters; `{db}` in the SQL is the current table set. */
+  /**
+   * Rows of a query with bound parameters; `{db}` in the SQL is the current table set and
+   * `{projected}` the height it is projected up to (rows above it may be a batch being written).
+   */
   readonly query: <T>(
     sql: string,
     params?: Record<string, unknown>,
@@ -63,10 +71,15 @@ export const makeDb = (
   };
   const stateOf = async (db: string): Promise<StoreState> => {
     const rs = await ch.query({
-      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() + countIf(full_match) FROM ${db}.verified_contracts FINAL) AS v FROM ${db}.progress WHERE name = 'projector'`,
+      query: `SELECT max(height) AS h, argMax(txs_total, height) AS t, (SELECT count() + countIf(full_match) FROM ${db}.verified_contracts FINAL) AS v, (SELECT toString(sum(cityHash64(cons_address, operator_address, JSONExtractRaw(record, 'description')))) FROM ${db}.validators FINAL) AS p FROM ${db}.progress WHERE name = 'projector'`,
       format: "JSONEachRow",
     });
-    const [row] = await rs.json<{ h: string | number; t: string | number; v: string | number }>();
+    const [row] = await rs.json<{
+      h: string | number;
+      t: string | number;
+      v: string | number;
+      p: string;
+    }>();
     const height = Number(row?.h ?? 0);
     return {
       db,
@@ -74,6 +87,7 @@ export const makeDb = (
       first: height > 0 ? await firstHeight(db) : 0,
       txsTotal: Number(row?.t ?? 0),
       verified: Number(row?.v ?? 0),
+      proposers: row?.p ?? "",
     };
   };
   // The state last served (by the newest load that finished), and since when the current set has
@@ -97,7 +111,7 @@ export const makeDb = (
     const set = await currentSet(ch, base);
     const next =
       set === undefined
-        ? { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0 }
+        ? { db: setDb(base, 1), height: 0, first: 0, txsTotal: 0, verified: 0, proposers: "" }
         : await adopted(await stateOf(setDb(base, set)), last);
     if (mine > applied) {
       applied = mine;
@@ -152,7 +166,7 @@ export const makeDb = (
   const read = <T>(run: (sql: string) => Promise<T>, sql: string) =>
     Effect.flatMap(state, (s) =>
       Effect.tryPromise({
-        try: () => run(sql.replaceAll("{db}", s.db)),
+        try: () => run(sql.replaceAll("{db}", s.db).replaceAll("{projected}", String(s.height))),
         catch: (cause) =>
           new StoreFailure({ message: `query failed: ${(cause as Error).message}`, cause }),
       }),

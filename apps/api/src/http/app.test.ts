@@ -198,6 +198,90 @@ describe("kept answers", () => {
     expect(JSON.parse(small.body.toString())).toMatchObject({ totalBlocks: 9 });
   });
 
+  it("of a block show its proposer's description as it is now", async () => {
+    await ch.insert({
+      table: `${db}.block_records`,
+      values: [{ key: "000000000004", proposer_cons: "AB12", record: '{"height":4}' }],
+      format: "JSONEachRow",
+    });
+    const validator = (height: number, moniker: string) =>
+      ch.insert({
+        table: `${db}.validators`,
+        values: [
+          {
+            operator_address: "cosmosvaloper1qyqszqgpqyqszqgpqyqszqgpqyqszqgph84tp0",
+            cons_address: "AB12",
+            account: "cosmos1qyqszqgpqyqszqgpqyqszqgpqyqszqgpjnp7du",
+            height,
+            jailed: 0,
+            status: "BOND_STATUS_BONDED",
+            tokens: "1",
+            record: JSON.stringify({ description: { moniker } }),
+          },
+        ],
+        format: "JSONEachRow",
+      });
+    const proposer = async () => {
+      const r = await fetch(`${base}/blocks/4`, { headers: key });
+      return ((await r.json()) as { proposer: unknown }).proposer;
+    };
+    await validator(9, "first");
+    await project(10, 96);
+    expect(await proposer()).toEqual({
+      address: "cosmosvaloper1qyqszqgpqyqszqgpqyqszqgpqyqszqgph84tp0",
+      description: { moniker: "first" },
+    });
+    const hits = app.answerCache.hits;
+    await proposer();
+    expect(app.answerCache.hits).toBe(hits + 1); // kept while nothing changes
+    // the validator edits its description at the next height
+    await validator(11, "renamed");
+    await project(11, 97);
+    expect(await proposer()).toEqual({
+      address: "cosmosvaloper1qyqszqgpqyqszqgpqyqszqgpqyqszqgph84tp0",
+      description: { moniker: "renamed" },
+    });
+  });
+
+  it("count a validator's signatures up to the projected height, none for one never in a commit", async () => {
+    await ch.insert({
+      table: `${db}.validators`,
+      values: [
+        {
+          operator_address: "cosmosvaloper1qgpqyqszqgpqyqszqgpqyqszqgpqyqszxrnw2e",
+          cons_address: "CD34",
+          account: "cosmos1qgpqyqszqgpqyqszqgpqyqszqgpqyqszrh8mx2",
+          height: 11,
+          jailed: 0,
+          status: "BOND_STATUS_UNBONDED",
+          tokens: "0",
+          record: JSON.stringify({ description: { moniker: "never" } }),
+        },
+      ],
+      format: "JSONEachRow",
+    });
+    // AB12 signed 5, missed 6; 12 is a batch being written (projected up to 11)
+    await ch.insert({
+      table: `${db}.validator_signatures`,
+      values: [5, 6, 12].map((height) => ({
+        cons_address: "AB12",
+        height,
+        signed: +(height !== 6),
+      })),
+      format: "JSONEachRow",
+    });
+    const r = await fetch(`${base}/validators?sort=operator_address`, { headers: key });
+    const counts = ((await r.json()) as { docs: Record<string, unknown>[] }).docs.map((v) => [
+      (v.validator as { mxAddress: string }).mxAddress,
+      v.signedBlocks,
+      v.unsignedBlocks,
+    ]);
+    expect(counts).toEqual([
+      ["cosmos1qyqszqgpqyqszqgpqyqszqgpqyqszqgpjnp7du", 1, 1],
+      ["cosmos1qgpqyqszqgpqyqszqgpqyqszqgpqyqszrh8mx2", 0, 0],
+    ]);
+  });
+
   it("leave validation, OPTIONS and unknown paths as they are", async () => {
     expect((await fetch(`${base}/txs?limit=5`, { headers: key })).status).toBe(200);
     const bad = await fetch(`${base}/txs?limit=abc`, { headers: key });

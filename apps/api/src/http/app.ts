@@ -239,10 +239,11 @@ export const makeApp = (
   );
   // Answers are a pure function of (table set, projected height, URL): kept, serialised, up to
   // 64 MB. Hot answers are keyed by the projected height (a new height makes new keys), immutable
-  // ones (a projected block, a tx) by the table set alone.
+  // ones (a projected block, a tx) by the table set alone. A verification changes answers (decoded
+  // calls and logs) without a new height, and a validator's new description the blocks it proposed.
   const cache = new Lru<string, CachedAnswer>(20_000, 64 * 1024 * 1024);
   const keyOf = (st: StoreState, immutable: boolean, url: string) =>
-    `${st.db}:v${st.verified}:${immutable ? "" : st.height}:${url}`; // a verification changes answers without a new height
+    `${st.db}:v${st.verified}:p${st.proposers}:${immutable ? "" : st.height}:${url}`;
   // A kept answer is compressed once, for the first client that accepts gzip, and kept with it
   // (a compression that failed is not: that answer goes out as it is, and the next one tries).
   const gzippedOnce = (key: string, hit: CachedAnswer, json: Buffer) => () => {

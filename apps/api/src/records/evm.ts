@@ -12,7 +12,7 @@ export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, 
     (SELECT (uniqExactIf(holder, balance > 0), sum(balance)) FROM {db}.token_holders FINAL WHERE contract = c.address) AS holders,
     multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR c.token_type = '', c.total_supply,
       toString(holders.2)) AS total_supply,
-    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address) AS transfer_count,
+    (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address AND block_number <= {projected}) AS transfer_count,
     holders.1 AS holder_count,
     v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version
   FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address

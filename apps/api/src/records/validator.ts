@@ -66,9 +66,9 @@ export const validatorRecords = (w: Where) =>
       signed: string;
       missed: string;
     }>(
-      `SELECT v.operator_address, v.account, v.cons_address, v.record, toString(countIf(s.signed = 1)) AS signed, toString(countIf(s.signed = 0)) AS missed
+      `SELECT v.operator_address, v.account, v.cons_address, v.record, toString(countIf(s.seen AND s.signed = 1)) AS signed, toString(countIf(s.seen AND s.signed = 0)) AS missed
        FROM (SELECT * FROM ${CURRENT_VALIDATORS} ${w.sql}) AS v
-       LEFT JOIN (SELECT cons_address, signed FROM {db}.validator_signatures FINAL) AS s ON s.cons_address = v.cons_address
+       LEFT JOIN (SELECT cons_address, signed, 1 AS seen FROM {db}.validator_signatures FINAL WHERE height <= {projected}) AS s ON s.cons_address = v.cons_address
        GROUP BY v.operator_address, v.account, v.cons_address, v.record`,
       w.params,
     );
