@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ContractRow, contractRecord, tokenRecord } from "./evm.ts";
+import { type ContractRow, contractRecord, inventoryRecord, tokenRecord } from "./evm.ts";
 
 const row = (over: Partial<ContractRow>): ContractRow => ({
   address: "0x9d7f2fbcca2b53f90dfbe47eb9921fa4f402644e",
@@ -36,5 +36,58 @@ describe("a token's name, symbol and decimals", () => {
     expect(naming(tokenRecord(named))).toEqual(expected);
     expect(tokenRecord(named).tokenSymbol).toBe("TST");
     expect(naming(contractRecord(row({ token_type: "", name: "x", decimals: 6 })))).toEqual({});
+  });
+});
+
+describe("an NFT's metadata", () => {
+  const item = (metadata: unknown) =>
+    inventoryRecord({
+      contract: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787",
+      token_id: "7",
+      owner: "",
+      token_uri: "ipfs://x/7.json",
+      height: 42,
+      time: "2026-11-24 02:00:00.000",
+      creator: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787",
+      token_type: "CFC-721",
+      name: "",
+      symbol: "",
+      transfers: 1,
+      metadata: JSON.stringify(metadata),
+    }).metadata;
+
+  it("is shaped as the SPEC gives it, whatever the document holds", () => {
+    expect(
+      item({
+        name: "Seven",
+        image: { url: "ipfs://img" },
+        description: 7,
+        attributes: [
+          { trait_type: "eyes", value: "blue", display_type: "string" },
+          { value: 3 },
+          { trait_type: "rare", value: true },
+          { trait_type: "stats", value: { hp: 1 } },
+          "loose text",
+          null,
+          ["a", "b"],
+        ],
+      }),
+    ).toEqual({
+      image: "",
+      description: "7",
+      name: "Seven",
+      attributes: [
+        { trait_type: "eyes", value: "blue" },
+        { trait_type: "", value: 3 },
+        { trait_type: "rare", value: true },
+        { trait_type: "stats", value: '{"hp":1}' },
+      ],
+    });
+    expect(item({ attributes: "none" })).toEqual({
+      image: "",
+      description: "",
+      name: "",
+      attributes: [],
+    });
   });
 });

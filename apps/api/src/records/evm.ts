@@ -149,6 +149,28 @@ interface Metadata {
   attributes?: unknown;
 }
 
+/** A metadata document's text field: a string or number as text, anything else "". */
+const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "");
+
+/**
+ * A metadata document's attributes as the SPEC shapes them, `{trait_type, value}` each: objects
+ * kept with those two fields (a missing `trait_type` is "", a `value` that is no string, number or
+ * boolean is its JSON text), anything else in the array left out.
+ */
+const traits = (v: unknown) =>
+  (Array.isArray(v) ? v : [])
+    .filter(
+      (a): a is Record<string, unknown> => typeof a === "object" && a !== null && !Array.isArray(a),
+    )
+    .map((a) => ({
+      trait_type: text(a.trait_type),
+      value: ["string", "number", "boolean"].includes(typeof a.value)
+        ? (a.value as string | number | boolean)
+        : a.value === undefined
+          ? ""
+          : JSON.stringify(a.value),
+    }));
+
 export const inventoryRecord = (r: {
   contract: string;
   token_id: string;
@@ -179,10 +201,10 @@ export const inventoryRecord = (r: {
     ...(m
       ? {
           metadata: {
-            image: String(m.image ?? ""),
-            description: String(m.description ?? ""),
-            name: String(m.name ?? ""),
-            attributes: Array.isArray(m.attributes) ? m.attributes : [],
+            image: text(m.image),
+            description: text(m.description),
+            name: text(m.name),
+            attributes: traits(m.attributes),
           },
         }
       : {}),
