@@ -335,6 +335,15 @@ describe("accounts and validators", () => {
     }
     const op = body.docs[0].validator.operator_address;
     expect((await get(`/validators/${op}`)).body.validator.operator_address).toBe(op);
+    // by its operator's account too, in either form
+    const { mxAddress, hexAddress } = body.docs[0].validator;
+    for (const named of [mxAddress, hexAddress, hexAddress.toLowerCase()]) {
+      expect((await get(`/validators/${named}`)).body.validator.operator_address).toBe(op);
+      const found = (await get(`/validators?addresses=${named}`)).body.docs;
+      expect(found.map((v: any) => v.validator.operator_address)).toEqual([op]);
+      const rest = (await get(`/validators?ninAddresses=${named}&limit=100`)).body.docs;
+      expect(rest.length).toBe(body.docs.length - 1);
+    }
     expect(
       (await get(`/validators?ninAddresses=${op}`)).body.docs.map(
         (v: any) => v.validator.operator_address,

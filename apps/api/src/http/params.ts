@@ -103,6 +103,10 @@ export const accountForms = (
   throw new BadRequest({ message: `${name} must be a ${prefix}1… or 0x… ${what}` });
 };
 
+/**
+ * A validator by its operator address (`…valoper1…`), or by its operator's account in either form
+ * (the record's `mxAddress` or `hexAddress`: the same 20 bytes) → its operator address.
+ */
 export const validatorAddress = (value: string, prefix: string, name = "address"): string => {
   try {
     const d = fromBech32(value.toLowerCase(), 1023);
@@ -110,7 +114,14 @@ export const validatorAddress = (value: string, prefix: string, name = "address"
   } catch {
     // fall through
   }
-  throw new BadRequest({ message: `${name} must be a ${prefix}valoper1… validator address` });
+  try {
+    const { evm } = accountForms(value, prefix, name);
+    return toBech32(`${prefix}valoper`, Buffer.from(evm.slice(2), "hex"));
+  } catch {
+    throw new BadRequest({
+      message: `${name} must be a ${prefix}valoper1… validator address, or its operator's account (${prefix}1… or 0x…)`,
+    });
+  }
 };
 
 /**

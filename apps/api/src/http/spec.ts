@@ -221,7 +221,11 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
         pattern: ACCOUNT_PATTERN,
       };
     case "validator":
-      return { type: "string", pattern: "^[a-z]+valoper1[02-9ac-hj-np-z]+$" };
+      return {
+        type: "string",
+        description: "operator address (…valoper1…), or the operator's account in either form",
+        pattern: `^([a-z]+valoper1[02-9ac-hj-np-z]+|${ACCOUNT_PATTERN.slice(1, -1)})$`,
+      };
     case "contract":
       return {
         type: "string",
