@@ -480,6 +480,28 @@ describe("tokens", () => {
       `/token-transfers?contractAddress=${nft}&tokenType=CFC-721&tokenId=2`,
       `/token-transfers?contractAddress=${nftB32}&tokenType=CFC-721&tokenId=02`,
     );
+    // A transaction by its Cosmos hash finds what its EVM hash finds.
+    const [log] = (await get(`/event-logs?contractAddress=${token}&limit=1`)).body.docs;
+    const cosmosOf = async (evm: string) => (await get(`/txs/${evm}`)).body.txhash as string;
+    const logTx = await cosmosOf(log.transactionHash);
+    expect(logTx).toMatch(/^[0-9A-F]{64}$/);
+    await same(
+      `/event-logs?transactionHash=${log.transactionHash}`,
+      `/event-logs?transactionHash=${logTx.toLowerCase()}`,
+    );
+    await same(
+      `/token-transfers?txHash=${log.transactionHash}`,
+      `/token-transfers?txHash=${logTx}`,
+    );
+    const created = (await get(`/contracts/${token}`)).body.txHashCreate;
+    await same(`/contracts?txHash=${created}`, `/contracts?txHash=${await cosmosOf(created)}`);
+    await same(
+      `/tokens?txHashCreate=${created}`,
+      `/tokens?txHashCreate=${await cosmosOf(created)}`,
+    );
+    // a hash no transaction has, in either form: nothing
+    for (const none of ["AB".repeat(32), `0x${"ab".repeat(32)}`])
+      expect((await get(`/token-transfers?txHash=${none}`)).body.docs).toEqual([]);
     // Another chain's prefix is not this chain's address.
     expect((await get(`/tokens/${evmToBech32(token, "osmo")}`)).status).toBe(400);
   });

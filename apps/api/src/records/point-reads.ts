@@ -139,6 +139,22 @@ export const found = <V>(value: Promise<V | undefined>, what: string) =>
       : Effect.succeed(v),
   );
 
+/**
+ * The EVM hashes a transaction hash names: an EVM hash itself; a Cosmos hash, those its projected
+ * transaction carries (none for a Cosmos-only transaction or one not projected), so that a filter
+ * by the transaction takes either of its hashes.
+ */
+export const evmHashesOf = (db: DbShape, t: ReturnType<typeof txHash>) =>
+  t.kind === "evm"
+    ? Effect.succeed([t.hash])
+    : Effect.map(lookup(txRows(db).load(txKey(t))), (record) =>
+        record === undefined
+          ? []
+          : ((JSON.parse(record) as { evm_txhashes?: string[] }).evm_txhashes ?? []).map((h) =>
+              h.toLowerCase(),
+            ),
+      );
+
 /** The transaction with this hash as the API answers it (calls decoded), or undefined. */
 export const txByHash = (db: DbShape, t: ReturnType<typeof txHash>) =>
   Effect.gen(function* () {

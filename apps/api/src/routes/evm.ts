@@ -17,6 +17,7 @@ import {
   type Query,
   str,
   tokenId,
+  txHash,
 } from "../http/params.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
@@ -32,9 +33,20 @@ import {
   tokenRecord,
   transferRecord,
 } from "../records/evm.ts";
+import { evmHashesOf } from "../records/point-reads.ts";
 import { SORTS } from "./sorts.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
+
+/**
+ * The lookup keys (`x:<EVM hash>`) of a transaction named by either of its hashes; one no entry
+ * has (`x:`) where it carries no EVM hash, so that the filter then finds nothing.
+ */
+const txKeys = (t: ReturnType<typeof txHash>) =>
+  Effect.gen(function* () {
+    const hashes = yield* evmHashesOf(yield* Db, t);
+    return hashes.length > 0 ? hashes.map((h) => `x:${h}`) : ["x:"];
+  });
 
 const eventLogs: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -44,16 +56,17 @@ const eventLogs: Handler = (ctx) =>
     const sort = sortOf(q, SORTS.eventLogs, "-blockNumber");
     const st = yield* db.state;
     const w = new Where().and((b) => `block_number <= ${b("UInt64", st.height)}`);
-    const keys: string[] = [];
+    // each a key of log_lookup, or several where any will do
+    const keys: string[][] = [];
     const c = str(q, "contractAddress");
-    if (c !== undefined) keys.push(`c:${contractAddress(c, prefix, "contractAddress")}`);
+    if (c !== undefined) keys.push([`c:${contractAddress(c, prefix, "contractAddress")}`]);
     const o = str(q, "originAddress");
     // an account: either form
-    if (o !== undefined) keys.push(`o:${accountForms(o, prefix, "originAddress").evm}`);
+    if (o !== undefined) keys.push([`o:${accountForms(o, prefix, "originAddress").evm}`]);
     const tx = str(q, "transactionHash");
-    if (tx !== undefined) keys.push(`x:${evmHash(tx, "transactionHash")}`);
+    if (tx !== undefined) keys.push(yield* txKeys(txHash(tx, "transactionHash")));
     const bh = str(q, "blockHash");
-    if (bh !== undefined) keys.push(`b:${evmHash(bh, "blockHash")}`);
+    if (bh !== undefined) keys.push([`b:${evmHash(bh, "blockHash")}`]);
     const bn = str(q, "blockNumber");
     if (bn !== undefined) w.eq("block_number", "UInt64", height(bn, "blockNumber"));
     const ti = int(q, "transactionIndex");
@@ -67,7 +80,7 @@ const eventLogs: Handler = (ctx) =>
         inLookup({
           columns: ["block_number", "log_index"],
           table: "{db}.log_lookup",
-          keys: [k],
+          keys: k,
           page: cut ? page : undefined,
         }),
       );
@@ -125,7 +138,11 @@ const contractsList =
       if (cr !== undefined)
         w.eq("c.creator", "String", accountForms(cr, prefix, "creatorAddress").evm);
       const tx = str(q, "txHash") ?? str(q, "txHashCreate");
-      if (tx !== undefined) w.eq("c.tx_hash", "String", evmHash(tx, "txHash"));
+      if (tx !== undefined) {
+        const hashes = yield* evmHashesOf(db, txHash(tx, "txHash"));
+        // none: a hash no contract has, so that the filter finds nothing
+        w.in("c.tx_hash", "String", hashes.length > 0 ? hashes : ["-"]);
+      }
       const bn = str(q, "blockNumber");
       if (bn !== undefined) w.eq("c.block_number", "UInt64", height(bn, "blockNumber"));
       const sym = str(q, "tokenSymbol");
@@ -183,7 +200,7 @@ const transfers =
         if (v !== undefined) keys.push([`${k}:${accountForms(v, prefix, param).evm}`]);
       }
       const tx = str(q, "txHash");
-      if (tx !== undefined) keys.push([`x:${evmHash(tx, "txHash")}`]);
+      if (tx !== undefined) keys.push(yield* txKeys(txHash(tx, "txHash")));
       const ids = [
         ...(str(q, "tokenId") ? [tokenId(str(q, "tokenId")!)] : []),
         ...(list(q, "tokenIds") ?? []).map((i) => tokenId(i, "tokenIds")),

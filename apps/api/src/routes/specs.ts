@@ -24,7 +24,7 @@ const tokenList = [
   q("tokenSymbol", "string", "symbol, any case"),
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
   q("contractAddress", "contract", "the token contract"),
-  q("txHashCreate", "evmHash", "the creating transaction"),
+  q("txHashCreate", "txHash", "the creating transaction, by its EVM or Cosmos hash"),
   q("creatorAddress", "account", "the creator, either form"),
 ];
 const transferFilters = [
@@ -35,7 +35,7 @@ const transferFilters = [
   q("addressFrom", "account", "sender"),
   q("tokenSymbol", "string", "symbol, any case"),
   q("tokenName", "string", "name, any case"),
-  q("txHash", "evmHash", "the transaction"),
+  q("txHash", "txHash", "the transaction, by its EVM or Cosmos hash"),
   q("tokenId", "tokenId", "a token id"),
   q("tokenIds", "tokenIds", "token ids (any of them)"),
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
@@ -190,7 +190,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
     params: [
       q("blockHash", "evmHash", "EVM block hash"),
       q("originAddress", "account", "the transaction's sender, either form"),
-      q("transactionHash", "evmHash", "the transaction"),
+      q("transactionHash", "txHash", "the transaction, by its EVM or Cosmos hash"),
       q("transactionIndex", "int", "index of the log in its transaction"),
       q("blockNumber", "height", "the block"),
       q("contractAddress", "contract", "the emitting contract"),
@@ -217,7 +217,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       q("contractAddress", "contract", "the contract"),
       q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
       q("creatorAddress", "account", "the creator, either form"),
-      q("txHash", "evmHash", "the creating transaction"),
+      q("txHash", "txHash", "the creating transaction, by its EVM or Cosmos hash"),
       q("blockNumber", "height", "creation block"),
       q("verified", "bool", "verified source"),
     ],
