@@ -337,6 +337,10 @@ describe("accounts and validators", () => {
     expect((await get(`/validators/${op}`)).body.validator.operator_address).toBe(op);
     // by its operator's account too, in either form
     const { mxAddress, hexAddress } = body.docs[0].validator;
+    // search names a validator by its operator address; the operator's account is an account
+    expect((await get(`/search?value=${op}`)).body.kind).toBe("validator");
+    for (const named of [mxAddress, hexAddress])
+      expect((await get(`/search?value=${named}`)).body.kind).not.toBe("validator");
     for (const named of [mxAddress, hexAddress, hexAddress.toLowerCase()]) {
       expect((await get(`/validators/${named}`)).body.validator.operator_address).toBe(op);
       const found = (await get(`/validators?addresses=${named}`)).body.docs;

@@ -1,4 +1,4 @@
-import { toBech32 } from "@cosmjs/encoding";
+import { fromBech32, toBech32 } from "@cosmjs/encoding";
 import type { Kind, ParamSpec } from "@explorer/api";
 import fc from "fast-check";
 import { hostileString } from "./strings.ts";
@@ -39,11 +39,15 @@ const account = (p: ValuePool) =>
       fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toBech32(p.prefix, b)),
     ),
   );
+/** A validator: its operator address, or its operator's account in either form (same bytes). */
 const validator = (p: ValuePool) =>
   fromPool(
     p.validators,
     fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toBech32(`${p.prefix}valoper`, b)),
-  );
+  ).chain((v) => {
+    const bytes = fromBech32(v).data;
+    return fc.constantFrom(v, toBech32(p.prefix, bytes), `0x${Buffer.from(bytes).toString("hex")}`);
+  });
 /** A contract's address: 0x (any case) or its bech32 form, as for accounts. */
 const contract = (p: ValuePool) =>
   fromPool(

@@ -234,8 +234,15 @@ describe("kept answers", () => {
     const hits = app.answerCache.hits;
     await proposer();
     expect(app.answerCache.hits).toBe(hits + 1); // kept while nothing changes
-    // the validator edits its description at the next height
+    // the validator edits its description at the next height: its row is written (with the rest
+    // of that batch) before the projected height moves, and the answer follows it at once, then
+    // stays so (kept under the new descriptions, not under the map read before them)
     await validator(11, "renamed");
+    await Effect.runPromise(apiDb.refresh);
+    expect(await proposer()).toEqual({
+      address: "cosmosvaloper1qyqszqgpqyqszqgpqyqszqgpqyqszqgph84tp0",
+      description: { moniker: "renamed" },
+    });
     await project(11, 97);
     expect(await proposer()).toEqual({
       address: "cosmosvaloper1qyqszqgpqyqszqgpqyqszqgpqyqszqgph84tp0",

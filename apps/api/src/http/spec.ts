@@ -95,7 +95,8 @@ const p = (name: string, kind: Kind, description: string): ParamSpec => ({
 });
 
 /** An account's or a contract's address in either form: 0x and 40 hex digits, or bech32. */
-const ACCOUNT_PATTERN = "^(0x[0-9a-fA-F]{40}|[a-z]+1[02-9ac-hj-np-z]{38})$";
+const ACCOUNT_PATTERN =
+  "^(0x[0-9a-fA-F]{40}|[a-z]+1[02-9ac-hj-np-z]{38}|[A-Z]+1[02-9AC-HJ-NP-Z]{38})$";
 
 export const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"] as const;
 export const BOND_STATUSES = [

@@ -16,7 +16,10 @@ export const proposerMap = Effect.gen(function* () {
   const db = yield* Db;
   const st = yield* db.state;
   const memo = proposersOf(db);
-  if (memo.at?.db === st.db && memo.at.height === st.height) return memo.at.map;
+  // Read again when a description changes too: a block answer is kept under the descriptions'
+  // fingerprint (StoreState.proposers), which may move before the height does.
+  if (memo.at?.db === st.db && memo.at.height === st.height && memo.at.proposers === st.proposers)
+    return memo.at.map;
   const rows = yield* db.query<{
     cons_address: string;
     operator_address: string;
@@ -31,12 +34,16 @@ export const proposerMap = Effect.gen(function* () {
       },
     ]),
   );
-  memo.at = { db: st.db, height: st.height, map };
+  memo.at = { db: st.db, height: st.height, proposers: st.proposers, map };
   return map;
 });
 
 const proposersOf = perOwner(
-  (_db: DbShape): { at?: { db: string; height: number; map: Map<string, ValidatorInfo> } } => ({}),
+  (
+    _db: DbShape,
+  ): {
+    at?: { db: string; height: number; proposers: string; map: Map<string, ValidatorInfo> };
+  } => ({}),
 );
 
 /** A row of `blocks` as the API reads it. */

@@ -120,7 +120,10 @@ const search: Handler = (ctx) =>
       const record = yield* inventoryItemOf(nft.evm, id);
       if (record) return { kind: "inventory", record };
     }
-    const operator = orNothing(() => validatorAddress(v, prefix));
+    // an operator address only: its operator's account is found as an account below
+    const operator = v.toLowerCase().startsWith(`${prefix}valoper1`)
+      ? orNothing(() => validatorAddress(v, prefix))
+      : undefined;
     if (operator) {
       const [r] = yield* validatorRecords(new Where().eq("operator_address", "String", operator));
       if (r) return { kind: "validator", record: r };
