@@ -3,7 +3,7 @@
 // "N passed, N failed, N skipped". Exits with turbo's status.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { openScratch } from "./test-scratch.mjs";
 
 const workspaces = JSON.parse(readFileSync("package.json", "utf8")).workspaces;
@@ -36,12 +36,36 @@ scratch.remove();
 let passed = 0,
   failed = 0,
   skipped = 0;
-for (const f of resultFiles) {
-  if (!existsSync(f)) continue;
+// A test file can fail with none of its tests failed (a `beforeAll` that timed out skips them all),
+// and a workspace after a failed one is not run at all: the summary says both, so that
+// "0 failed" never stands beside a failed run.
+const failedFiles = [];
+const notRun = [];
+for (const [i, f] of resultFiles.entries()) {
+  if (!existsSync(f)) {
+    notRun.push(dirs[i]);
+    continue;
+  }
   const r = JSON.parse(readFileSync(f, "utf8"));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   skipped += r.numPendingTests + r.numTodoTests;
+  for (const t of r.testResults ?? [])
+    if (t.status === "failed")
+      failedFiles.push(`${relative(process.cwd(), t.name)}: ${firstLine(t.message)}`);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (failedFiles.length > 0)
+  console.log(`${failedFiles.length} test file(s) failed:\n  ${failedFiles.join("\n  ")}`);
+// (a run narrowed by turbo's arguments, `--filter=…`, leaves the others out on purpose)
+if (turbo.status !== 0 && notRun.length > 0 && process.argv.length <= 2)
+  console.log(`not run (no results): ${notRun.join(", ")}`);
 process.exit(turbo.status ?? 1);
+
+function firstLine(message) {
+  return (
+    String(message ?? "")
+      .trim()
+      .split("\n")[0] || "(no message)"
+  );
+}
