@@ -103,17 +103,24 @@ export const accountForms = (
   throw new BadRequest({ message: `${name} must be a ${prefix}1… or 0x… ${what}` });
 };
 
+/** An operator address (`…valoper1…`), lowercase, or undefined where the value is none. */
+export const operatorAddress = (value: string, prefix: string): string | undefined => {
+  try {
+    const d = fromBech32(value.toLowerCase(), 1023);
+    if (d.prefix === `${prefix}valoper`) return value.toLowerCase();
+  } catch {
+    // not one
+  }
+  return undefined;
+};
+
 /**
  * A validator by its operator address (`…valoper1…`), or by its operator's account in either form
  * (the record's `mxAddress` or `hexAddress`: the same 20 bytes) → its operator address.
  */
 export const validatorAddress = (value: string, prefix: string, name = "address"): string => {
-  try {
-    const d = fromBech32(value.toLowerCase(), 1023);
-    if (d.prefix === `${prefix}valoper`) return value.toLowerCase();
-  } catch {
-    // fall through
-  }
+  const operator = operatorAddress(value, prefix);
+  if (operator !== undefined) return operator;
   try {
     const { evm } = accountForms(value, prefix, name);
     return toBech32(`${prefix}valoper`, Buffer.from(evm.slice(2), "hex"));

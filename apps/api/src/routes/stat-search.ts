@@ -3,14 +3,7 @@ import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
 import { BadRequest, NotFound } from "../http/errors.ts";
-import {
-  accountForms,
-  type Query,
-  str,
-  tokenId,
-  txHash,
-  validatorAddress,
-} from "../http/params.ts";
+import { accountForms, operatorAddress, type Query, str, tokenId, txHash } from "../http/params.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
@@ -121,9 +114,7 @@ const search: Handler = (ctx) =>
       if (record) return { kind: "inventory", record };
     }
     // an operator address only: its operator's account is found as an account below
-    const operator = v.toLowerCase().startsWith(`${prefix}valoper1`)
-      ? orNothing(() => validatorAddress(v, prefix))
-      : undefined;
+    const operator = operatorAddress(v, prefix);
     if (operator) {
       const [r] = yield* validatorRecords(new Where().eq("operator_address", "String", operator));
       if (r) return { kind: "validator", record: r };
