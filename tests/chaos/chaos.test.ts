@@ -9,10 +9,10 @@ import { EmbeddedLog, NatsLog, type RawLog, streamName } from "@explorer/raw-log
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { exited, runIngester, startIngester } from "../lib/ingester-process.ts";
+import { runIngester, startIngester } from "../lib/ingester-process.ts";
 import { freePort } from "../lib/net.ts";
 import { runProjector, storeChecksums } from "../lib/projector-process.ts";
-import { spawnTs } from "../lib/spawn-ts.ts";
+import { exited, spawnTs } from "../lib/spawn-ts.ts";
 import { startActivity } from "./activity.ts";
 
 /**

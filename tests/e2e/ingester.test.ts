@@ -15,8 +15,9 @@ import { EmbeddedLog, NatsLog, type RawLog, streamName } from "@explorer/raw-log
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { exited, runIngester, startIngester } from "../lib/ingester-process.ts";
+import { runIngester, startIngester } from "../lib/ingester-process.ts";
 import { listenLocal } from "../lib/net.ts";
+import { exited } from "../lib/spawn-ts.ts";
 
 /**
  * Issue 3's acceptance: ingest the scenario's blocks cleanly into the embedded log; ingest them

@@ -6,8 +6,8 @@ import { endpoints, nodePorts } from "@explorer/infra";
 import { openClickHouse } from "@explorer/store";
 import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { exited } from "../lib/ingester-process.ts";
 import { runProjector, startProjector, storeChecksums } from "../lib/projector-process.ts";
+import { exited } from "../lib/spawn-ts.ts";
 
 /**
  * Issue 4's acceptance. The projector replays the log that global setup ingested; then every

@@ -10,9 +10,8 @@ import { MsgSend } from "cosmjs-types/cosmos/bank/v1beta1/tx";
 import { hexlify, JsonRpcProvider, WebSocketProvider } from "ethers";
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exited } from "../lib/ingester-process.ts";
 import { freePort } from "../lib/net.ts";
-import { spawnTs } from "../lib/spawn-ts.ts";
+import { exited, spawnTs } from "../lib/spawn-ts.ts";
 import { SteadyWallet } from "../lib/wallet.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { spawnTs } from "./spawn-ts.ts";
+import { runToExit, spawnTs } from "./spawn-ts.ts";
 
 const main = fileURLToPath(new URL("../../apps/ingester/src/main.ts", import.meta.url));
 
@@ -19,13 +19,8 @@ export const startIngester = (
   return child;
 };
 
-export const exited = (child: ChildProcess): Promise<number | null> =>
-  child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((r) => child.once("exit", (code) => r(code)));
-
 /** Runs the ingester to STOP_HEIGHT and resolves with its exit code. */
 export const runIngester = async (
   env: Record<string, string>,
   logTo?: (line: string) => void,
-): Promise<number | null> => exited(startIngester(env, logTo));
+): Promise<number | null> => runToExit("the ingester", () => startIngester(env, logTo), logTo);

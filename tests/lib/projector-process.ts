@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { exited } from "./ingester-process.ts";
-import { spawnTs } from "./spawn-ts.ts";
+import { runToExit, spawnTs } from "./spawn-ts.ts";
 
 const main = fileURLToPath(new URL("../../apps/projector/src/main.ts", import.meta.url));
 
@@ -20,18 +19,21 @@ export const startProjector = (
 };
 
 export const runProjector = async (env: Record<string, string>, logTo?: (l: string) => void) =>
-  exited(startProjector({ FOLLOW: "false", ...env }, [], logTo));
+  runToExit("the projector", () => startProjector({ FOLLOW: "false", ...env }, [], logTo), logTo);
 
 /** Table checksums of a store, computed by the projector's `checksums` command. */
 export const storeChecksums = async (
   storeUrl: string,
 ): Promise<Record<string, { rows: string; sum: string }>> => {
-  const child = startProjector({ STORE_URL: storeUrl }, ["checksums"]);
   let out = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    out += d.toString();
+  const code = await runToExit("projector checksums", () => {
+    out = "";
+    const child = startProjector({ STORE_URL: storeUrl }, ["checksums"]);
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    return child;
   });
-  const code = await exited(child);
   if (code !== 0) throw new Error(`checksums failed with ${code}`);
   return JSON.parse(out.trim().split("\n").at(-1)!);
 };
