@@ -27,7 +27,7 @@ interface Example {
 /** The README's examples: each is its comment lines, then one statement ending in `;`. */
 const readmeExamples = (): Example[] => {
   const md = readFileSync(new URL("../../sql/README.md", import.meta.url), "utf8");
-  const block = /## Examples\s+```sql\n([\s\S]*?)```/.exec(md)?.[1] ?? "";
+  const block = /## Examples\n[\s\S]*?```sql\n([\s\S]*?)```/.exec(md)?.[1] ?? "";
   const out: Example[] = [];
   let title: string[] = [];
   let sql: string[] = [];
