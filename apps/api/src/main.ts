@@ -7,6 +7,7 @@ import {
   LoggingLive,
   listen,
   type ReadyCheck,
+  type ReadyReport,
   runChecks,
   runMain,
   SettingError,
@@ -18,6 +19,7 @@ import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, verifierOptions } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
 import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
+import { logLine } from "./log.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -78,7 +80,7 @@ export const buildApi = (
     check: async () => {
       const st = await runtime.runPromise(
         Effect.gen(function* () {
-          return yield* (yield* Db).refresh;
+          return yield* (yield* Db).state;
         }),
       );
       return { tableSet: st.db, projected: st.height };
@@ -91,17 +93,38 @@ export const buildApi = (
   // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0):
   // first, before API keys and rate limits, so that a balancer's probes, which share its address
   // with the traffic it forwards, are never answered 429.
+  // Anyone can ask this port: one run of the checks at a time, its report reused for a second, so
+  // probes cannot make the store work harder; a failed check's reason (it can name hosts and
+  // users) goes to the log, and the answer says "unavailable" (the admin port's /ready gives it).
+  let lastReady: { at: number; report: Promise<ReadyReport> } | undefined;
+  const publicReady = () => {
+    if (!lastReady || Date.now() - lastReady.at > 1000)
+      lastReady = { at: Date.now(), report: runChecks(ready).then(withoutReasons) };
+    return lastReady.report;
+  };
   app.middleware.unshift(async (ctx, next) => {
     if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
     if (ctx.path === "/health") ctx.body = { status: "ok" };
     else if (ctx.path === "/ready") {
-      const r = await runChecks(ready);
+      const r = await publicReady();
       ctx.status = r.ready ? 200 : 503;
       ctx.body = r;
     } else return next();
   });
   return { app, runtime, ready };
 };
+
+/** A readiness report for the public port: each failed check's reason logged, not shown. */
+const withoutReasons = (r: ReadyReport): ReadyReport => ({
+  ready: r.ready,
+  checks: Object.fromEntries(
+    Object.entries(r.checks).map(([name, c]) => {
+      if (c.ok) return [name, c];
+      logLine("warn", { msg: "not ready", check: name, error: c.error });
+      return [name, { ok: false, error: "unavailable (the reason is in the API's log)" }];
+    }),
+  ),
+});
 
 /** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
 export const parseNativeCoins = (value: string): Map<string, string> =>

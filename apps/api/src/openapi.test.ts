@@ -84,6 +84,46 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("carries each route's example values, and refuses an integer past its documented maximum with 400", async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters: {
+              name: string;
+              in: string;
+              example?: string;
+              schema: { type?: string; maximum?: number };
+            }[];
+          }
+        >
+      >;
+    };
+    for (const r of ROUTE_SPECS) {
+      const op = doc.paths[`/api/1.0${r.path.replace(/:([A-Za-z]+)/g, "{$1}")}`]?.[r.method];
+      const examples = Object.fromEntries(
+        (op?.parameters ?? []).flatMap((p) =>
+          p.example === undefined ? [] : [[p.name, p.example]],
+        ),
+      );
+      expect(examples, r.path).toEqual(r.example);
+      if (r.method !== "get") continue;
+      for (const p of op?.parameters ?? [])
+        if (p.in === "query" && p.schema.type === "integer" && p.schema.maximum !== undefined) {
+          const over = BigInt(p.schema.maximum) + 1n;
+          const res = await fetch(
+            `${base}${Object.entries(r.example).reduce((acc, [k, v]) => acc.replace(`:${k}`, v), r.path)}?${p.name}=${over}`,
+          );
+          expect(res.status, `${r.path} ${p.name}=${over}`).toBe(400);
+        }
+    }
+    // a log's index in its transaction is a UInt32 in the store: a larger one is no index
+    expect((await fetch(`${base}/event-logs?transactionIndex=4294967296`)).status).toBe(400);
+    expect((await fetch(`${base}/event-logs?transactionIndex=4294967295`)).status).toBe(200);
+  });
+
   it("the docs page shows every route", async () => {
     const html = await (await fetch(`${base}/docs`)).text();
     for (const r of ROUTE_SPECS) expect(html).toContain(`/api/1.0${r.path}`);

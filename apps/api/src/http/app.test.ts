@@ -128,8 +128,9 @@ describe("kept answers", () => {
     expect(withKey.status).toBe(200);
     expect(withKey.headers.get("x-request-id")).toBe("mine");
     expect(await withKey.text()).toBe(bodies[0]);
+    // a wrong key spends the address's allowance, which is gone: refused as anonymous requests are
     const badKey = await fetch(`${base}/stat`, { headers: { authorization: "Bearer nope" } });
-    expect(badKey.status).toBe(401);
+    expect(badKey.status).toBe(429);
     const badKeyElsewhere = await fetch(`${base}/blocks?limit=3`, {
       headers: { authorization: "Bearer nope" },
     });
@@ -287,6 +288,45 @@ describe("kept answers", () => {
       ["cosmos1qyqszqgpqyqszqgpqyqszqgpqyqszqgpjnp7du", 1, 1],
       ["cosmos1qgpqyqszqgpqyqszqgpqyqszqgpqyqszrh8mx2", 0, 0],
     ]);
+  });
+
+  it("share a failure among the requests that waited on it, computed once, and do not keep it", async () => {
+    // The store as the API sees it, every lookup by hash counted and held back 200 ms, so that
+    // the requests below all arrive while the first one's lookup runs.
+    let lookups = 0;
+    const counted = new Proxy(ch, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name, target);
+        if (name !== "query") return typeof value === "function" ? value.bind(target) : value;
+        return async (p: Parameters<typeof ch.query>[0]) => {
+          if (p.query.includes("tx_hash")) {
+            lookups++;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          return target.query(p);
+        };
+      },
+    });
+    const other = buildApi(counted, "explorer", {
+      prefix: "cosmos",
+      nativeCoins: new Map(),
+      rateLimitPerMinute: 1000,
+      apiKeys: new Map(),
+    });
+    const s = other.app.listen(0, "127.0.0.1");
+    await new Promise((r) => s.once("listening", r));
+    try {
+      const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/api/1.0/txs/${"AB".repeat(32)}`;
+      const answers = await Promise.all([1, 2, 3, 4, 5].map(() => fetch(url)));
+      expect(answers.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
+      expect(new Set(await Promise.all(answers.map((r) => r.text()))).size).toBe(1);
+      expect(lookups).toBe(1);
+      expect((await fetch(url)).status).toBe(404); // asked again later: looked up again
+      expect(lookups).toBe(2);
+    } finally {
+      await new Promise((r) => s.close(r));
+      await other.runtime.dispose();
+    }
   });
 
   it("leave validation, OPTIONS and unknown paths as they are", async () => {

@@ -196,20 +196,23 @@ export const makeApp = (
    * headers to send, and the refusal when it goes no further.
    */
   const admission = (authorization: string, ip: string): Admission => {
-    const key = authorization ? credential(authorization) : undefined;
-    if (authorization && (!key || !settings.apiKeys.has(key)))
-      return {
-        headers: {},
-        refused: {
-          status: 401,
-          error: "unknown API key (Authorization: Bearer <key>, or Basic with the key as password)",
-        },
-      };
+    const given = authorization ? credential(authorization) : undefined;
+    const key = given !== undefined && settings.apiKeys.has(given) ? given : undefined;
+    // A key that is not one is refused, and counted against its client's address: guessing
+    // keys costs the same budget as anonymous requests.
     const verdict = limiter.take(key ?? `ip:${ip}`, key !== undefined);
     const headers: Record<string, string> = {
       "x-ratelimit-limit": String(verdict.limit),
       "x-ratelimit-remaining": String(verdict.remaining),
     };
+    if (authorization && key === undefined && verdict.ok)
+      return {
+        headers: { ...headers, "www-authenticate": 'Bearer realm="api"' },
+        refused: {
+          status: 401,
+          error: "unknown API key (Authorization: Bearer <key>, or Basic with the key as password)",
+        },
+      };
     if (verdict.ok) return { headers };
     headers["retry-after"] = String(verdict.retryAfterS);
     return {
@@ -366,8 +369,10 @@ export const makeApp = (
           }
         return h(ctx);
       });
+      let failed: Exit.Exit<unknown, ApiError> | undefined;
       if (spec && spec.method === "get" && spec.cache !== "none") {
-        // Concurrent requests for the same key share one computation.
+        // Concurrent requests for the same key share one computation, a failure too (it is
+        // answered to each of them, not computed again, and not kept).
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
           const key = keyOf(st, spec.cache === "immutable", ctx.url);
@@ -391,10 +396,11 @@ export const makeApp = (
             await reply(ctx, out, gzippedOnce(key, hit, out));
             return;
           }
-          cache.delete(key);
+          if (cache.peek(key) === hit) cache.delete(key);
+          failed = out;
         }
       }
-      const exit = await runtime.runPromiseExit(handle);
+      const exit = failed ?? (await runtime.runPromiseExit(handle));
       if (Exit.isSuccess(exit)) {
         if (holdsJsonText(exit.value)) await reply(ctx, Buffer.from(jsonOf(exit.value)));
         else ctx.body = exit.value;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isIPv6 } from "node:net";
 
 /**
  * The client's address, as rate limits and connection caps count it: the TCP peer, or, behind
@@ -9,10 +10,39 @@ import type { IncomingMessage } from "node:http";
  */
 export const clientIp = (req: IncomingMessage, hops: number): string => {
   const peer = req.socket.remoteAddress ?? "";
-  if (hops <= 0) return peer;
+  if (hops <= 0) return client(peer);
   const forwarded = String(req.headers["x-forwarded-for"] ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  return forwarded[Math.max(0, forwarded.length - hops)] ?? peer;
+  return client(forwarded[Math.max(0, forwarded.length - hops)] ?? peer);
+};
+
+/**
+ * One client's address as limits count it: an IPv4 address as it is (also when written as
+ * IPv6, `::ffff:1.2.3.4`); an IPv6 address by its /64, the block one host or home is given,
+ * so that a client cannot take a fresh allowance with each of its 2^64 addresses.
+ */
+export const client = (address: string): string => {
+  const plain = address.replace(/%.*$/, ""); // a zone (fe80::1%eth0)
+  if (!isIPv6(plain)) return address;
+  // Eight 16-bit groups; a dotted IPv4 tail is two of them.
+  const groups = (part: string): number[] =>
+    part === ""
+      ? []
+      : part.split(":").flatMap((g) => {
+          if (!g.includes(".")) return [Number.parseInt(g, 16)];
+          const [a, b, c, d] = g.split(".").map(Number) as [number, number, number, number];
+          return [a * 256 + b, c * 256 + d];
+        });
+  const [head, tail] = plain.split("::") as [string, string | undefined];
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (all.slice(0, 5).every((g) => g === 0) && all[5] === 0xffff)
+    return [all[6]! >> 8, all[6]! & 255, all[7]! >> 8, all[7]! & 255].join("."); // ::ffff:a.b.c.d
+  return `${all
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 };

@@ -41,6 +41,9 @@ export const str = (q: Query, name: string, maxLength = 200): string | undefined
   return v;
 };
 
+/** The largest integer a parameter can give (15 digits). */
+export const INT_MAX = 999_999_999_999_999;
+
 export const int = (
   q: Query,
   name: string,

@@ -117,6 +117,20 @@ describe("API keys", () => {
       );
   });
 
+  it("a wrong key spends its address's allowance: guessing keys is limited as anonymous requests are", async () => {
+    const from = "127.0.0.12";
+    const answers = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(await call(DOC, { from, headers: bearer(`guess-${i}`) }));
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(answers[0]!.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(answers[4]!.headers["x-ratelimit-remaining"]).toBe("0");
+    expect(Number(answers[5]!.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    // the same budget as the address's anonymous requests; a right key has its own
+    expect((await call(DOC, { from })).status).toBe(429);
+    expect((await call(DOC, { from, headers: bearer(SECRET) })).status).toBe(200);
+  });
+
   it("a key may come as the password of HTTP Basic (URL credentials), on its own budget", async () => {
     const basic = (s: string) => ({
       authorization: `Basic ${Buffer.from(s).toString("base64")}`,
@@ -224,6 +238,53 @@ describe("anonymous clients", () => {
     for (let i = 0; i < 6; i++) statuses.push((await call(DOC, { from })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await call("/ready", { from })).status).toBe(200); // limited, its probes still answer
+  });
+});
+
+describe("/ready on the API's port", () => {
+  it("a failed check says unavailable (its reason, which may name hosts, is logged); probes share one run a second", async () => {
+    let runs = 0;
+    const api = buildApi(
+      ch,
+      "explorer",
+      { prefix: "cosmos", nativeCoins: new Map(), rateLimitPerMinute: 5, apiKeys: new Map() },
+      undefined,
+      [
+        {
+          name: "node",
+          check: async () => {
+            runs++;
+            throw new Error("connect ECONNREFUSED node.internal:26657");
+          },
+        },
+      ],
+    );
+    const s = api.app.listen(0, "127.0.0.1");
+    await new Promise((r) => s.once("listening", r));
+    const logged = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const at = (s.address() as AddressInfo).port;
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => call("/ready", { port: at, from: "127.0.0.70" })),
+      );
+      expect(answers.map((a) => a.status)).toEqual([503, 503, 503]);
+      expect(answers[0]!.body).toMatchObject({
+        ready: false,
+        checks: {
+          store: { ok: true },
+          node: { ok: false, error: expect.stringMatching(/unavailable/) },
+        },
+      });
+      expect(JSON.stringify(answers)).not.toContain("node.internal");
+      expect(runs).toBe(1);
+      expect(logged.mock.calls.map(([l]) => String(l)).join("")).toContain(
+        "connect ECONNREFUSED node.internal:26657",
+      );
+    } finally {
+      logged.mockRestore();
+      await new Promise((r) => s.close(r));
+      await api.runtime.dispose();
+    }
   });
 });
 

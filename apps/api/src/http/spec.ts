@@ -6,6 +6,7 @@ import {
   contractAddress,
   evmHash,
   height,
+  INT_MAX,
   int,
   list,
   type Query,
@@ -79,6 +80,10 @@ export interface RouteSpec {
   readonly refused?: (message: string) => unknown;
   /** A request that must validate (checked by the tests): path values and query. */
   readonly example: Record<string, string>;
+  /** A 200 answer that is not one JSON object (or a list envelope): its media type and schema. */
+  readonly answer?: { readonly type: string; readonly schema: Record<string, unknown> };
+  /** Statuses the route answers besides 200, 400, 401, 404, 429 and 500, each with its meaning. */
+  readonly failures?: Readonly<Record<string, string>>;
 }
 
 const q = (
@@ -209,7 +214,7 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
       return {
         type: "integer",
         minimum: s.min ?? 0,
-        ...(s.max === undefined ? {} : { maximum: s.max }),
+        maximum: s.max ?? INT_MAX,
       };
     case "height":
       return { type: "integer", minimum: 1 };
@@ -291,7 +296,7 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
                 },
               ]
             : []),
-        ]
+        ].map((x) => (r.example[x.name] === undefined ? x : { ...x, example: r.example[x.name] }))
       : [];
     paths[path] = {
       ...(paths[path] ?? {}),
@@ -318,21 +323,39 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
             required: s.in === "path" || s.required === true,
             description: s.description,
             schema: schemaOf(s),
+            ...(r.example[s.name] === undefined ? {} : { example: r.example[s.name] }),
           })),
           ...listParams,
         ],
         responses: {
           "200": {
-            description: r.list ? "list envelope {docs, hasNext, limit, page}" : "one record",
-            content: {
-              "application/json": {
-                schema: r.list ? { $ref: "#/components/schemas/Envelope" } : { type: "object" },
-              },
-            },
+            description: r.list
+              ? "list envelope {docs, hasNext, limit, page}"
+              : r.answer
+                ? "the answer"
+                : "one record",
+            content: r.answer
+              ? { [r.answer.type]: { schema: r.answer.schema } }
+              : {
+                  "application/json": {
+                    schema: r.list ? { $ref: "#/components/schemas/Envelope" } : { type: "object" },
+                  },
+                },
           },
           "400": { $ref: "#/components/responses/Error" },
+          "401": { $ref: "#/components/responses/UnknownKey" },
           "404": { $ref: "#/components/responses/Error" },
           "429": { $ref: "#/components/responses/Error" },
+          "500": { $ref: "#/components/responses/Fault" },
+          ...Object.fromEntries(
+            Object.entries(r.failures ?? {}).map(([status, description]) => [
+              status,
+              {
+                description,
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+              },
+            ]),
+          ),
         },
       },
     };
@@ -341,6 +364,8 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
     openapi: "3.1.0",
     info: { title: "Cosmos-EVM explorer index API", version: "1.0" },
     servers: [{ url: serverUrl }],
+    // Anonymous (a per-address rate limit) or with an API key (its own limit).
+    security: [{}, { bearer: [] }, { basic: [] }],
     paths,
     components: {
       schemas: {
@@ -361,12 +386,25 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
           description: "{error}",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
+        UnknownKey: {
+          description: "{error}: an Authorization header that names no API key",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        Fault: {
+          description: "{error} naming the request id the fault is logged under",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
       },
       securitySchemes: {
         bearer: {
           type: "http",
           scheme: "bearer",
           description: "optional API key (own rate limit)",
+        },
+        basic: {
+          type: "http",
+          scheme: "basic",
+          description: "the same API key as the password (any user name)",
         },
       },
     },

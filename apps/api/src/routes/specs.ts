@@ -26,6 +26,10 @@ const tokenList = [
   q("contractAddress", "contract", "the token contract"),
   q("txHashCreate", "txHash", "the creating transaction, by its EVM or Cosmos hash"),
   q("creatorAddress", "account", "the creator, either form"),
+  // as /contracts has them (an extension of the SPEC's list)
+  q("txHash", "txHash", "same as txHashCreate"),
+  q("blockNumber", "height", "creation block"),
+  q("verified", "bool", "verified source"),
 ];
 const transferFilters = [
   q("contractAddress", "contract", "the token contract"),
@@ -191,7 +195,7 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       q("blockHash", "evmHash", "EVM block hash"),
       q("originAddress", "account", "the transaction's sender, either form"),
       q("transactionHash", "txHash", "the transaction, by its EVM or Cosmos hash"),
-      q("transactionIndex", "int", "index of the log in its transaction"),
+      q("transactionIndex", "int", "index of the log in its transaction", { max: 2 ** 32 - 1 }),
       q("blockNumber", "height", "the block"),
       q("contractAddress", "contract", "the emitting contract"),
     ],
@@ -220,6 +224,9 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
       q("txHash", "txHash", "the creating transaction, by its EVM or Cosmos hash"),
       q("blockNumber", "height", "creation block"),
       q("verified", "bool", "verified source"),
+      // as /tokens has them (an extension of the SPEC's list)
+      q("txHashCreate", "txHash", "same as txHash"),
+      q("tokenSymbol", "string", "symbol, any case"),
     ],
     example: { tokenType: "CFC-20" },
   },

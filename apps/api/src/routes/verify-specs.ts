@@ -84,6 +84,10 @@ export const VERIFY_SPECS: readonly RouteSpec[] = [
     list: false,
     params: [],
     example: {},
+    answer: {
+      type: "application/json",
+      schema: { type: "array", items: { type: "string", example: "v0.8.28+commit.7893614a" } },
+    },
   },
   {
     method: "post",
@@ -96,6 +100,13 @@ export const VERIFY_SPECS: readonly RouteSpec[] = [
     params: [],
     body: { schema: verifyBody },
     example: {},
+    failures: {
+      "409": "{error, reason}: already verified",
+      "413": "{error, reason}: the body is larger than the limit",
+      "415": "{error, reason}: the body is neither JSON nor a form",
+      "422": "{error, reason}: the source does not compile or does not match",
+      "503": "{error, reason}: verification is not available on this server",
+    },
   },
   {
     method: "get",
@@ -107,6 +118,10 @@ export const VERIFY_SPECS: readonly RouteSpec[] = [
     cache: "none",
     params: [],
     example: {},
+    answer: {
+      type: "text/csv",
+      schema: { type: "string", description: "a header line, then one line per contract" },
+    },
   },
   {
     method: "get",

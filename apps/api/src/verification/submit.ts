@@ -90,8 +90,12 @@ export const submit = (req: VerifyRequest, contract?: { code: string; input: str
       return yield* fail("already-verified", `${a} is already verified (full match)`);
     const verified: Verified = yield* Effect.tryPromise({
       try: () => v.verifier.verify(req, { code: c.code, input: c.input }),
+      // The verifier says what went wrong with a request as a VerifyError (a compiler that failed
+      // included); anything else is a fault here: a 500, logged with the request id.
       catch: (e) =>
-        e instanceof VerifyError ? e : new VerifyError("compiler-failed", (e as Error).message),
+        e instanceof VerifyError
+          ? e
+          : new StoreFailure({ message: "the verification failed unexpectedly", cause: e }),
     });
     if (done && verified.match !== "full")
       return yield* fail(
