@@ -4,6 +4,7 @@ import {
   type RawBlockV1,
   TOPIC,
   type TokenStandard,
+  transferBatch,
   words,
   wordToAddress,
   ZERO_ADDRESS,
@@ -156,21 +157,17 @@ export const projectTokenTransfers = (raw: RawBlockV1) => {
         "ERC-1155",
       );
     } else if (t0 === TOPIC.transferBatch && l.topics.length === 4) {
-      const w = words(l.data);
-      const ids = Number(hexToBigInt(`0x${w[0] ?? "0"}`)) / 32;
-      const vals = Number(hexToBigInt(`0x${w[1] ?? "0"}`)) / 32;
-      const n = Number(hexToBigInt(`0x${w[ids] ?? "0"}`));
-      for (let i = 0; i < n; i++) {
+      const batch = transferBatch(l.data);
+      for (const [i, id] of (batch?.ids ?? []).entries())
         push(
           l,
           i,
           wordToAddress(t2!),
           wordToAddress(t3!),
-          hexToBigInt(`0x${w[vals + 1 + i] ?? "0"}`),
-          hexToBigInt(`0x${w[ids + 1 + i] ?? "0"}`).toString(),
+          batch!.values[i]!,
+          id.toString(),
           "ERC-1155",
         );
-      }
     }
   }
   return { token_transfers };

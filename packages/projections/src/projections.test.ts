@@ -1,4 +1,4 @@
-import { type RawBlockV1, touched } from "@explorer/raw-block";
+import { type RawBlockV1, TOPIC, touched } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { projectAccounts } from "./accounts.ts";
 import { blockRecord, projectBlock } from "./blocks.ts";
@@ -263,6 +263,21 @@ describe("EVM projections", () => {
       [0, "1", "5"],
       [1, "2", "1"],
     ]);
+  });
+
+  it("a TransferBatch log whose data declares more items than it holds gives no rows", () => {
+    // Any contract can emit this topic with any data: 96 bytes that declare 200,000 items once
+    // gave 200,000 zero rows, and a length of 2^64 ran the projector out of memory.
+    const word = (n: bigint) => n.toString(16).padStart(64, "0");
+    for (const n of [200_000n, 2n ** 64n]) {
+      const raw = structuredClone(at("erc1155 safeBatchTransferFrom"));
+      const batchLogs = raw.evm.receipts
+        .flatMap((r: any) => r.logs)
+        .filter((l: any) => l.topics[0] === TOPIC.transferBatch);
+      expect(batchLogs).toHaveLength(1);
+      batchLogs[0].data = `0x${word(64n)}${word(64n)}${word(n)}`;
+      expect(projectTokenTransfers(raw).token_transfers).toEqual([]);
+    }
   });
 
   it("holder balances are the token's own balanceOf, also for the silent airdrop", () => {

@@ -23,3 +23,24 @@ export const smallUint = (word: string): bigint | undefined =>
   /^0{56}[0-9a-f]{8}$/.test(word) ? BigInt(`0x${word}`) : undefined;
 
 export const hexToBigInt = (hex: string): bigint => (hex === "0x" || hex === "" ? 0n : BigInt(hex));
+
+/**
+ * An ERC-1155 `TransferBatch` log's data, `(uint256[] ids, uint256[] values)`, read strictly:
+ * each array's offset a whole word inside the data, its length no more than the words there, and
+ * as many values as ids. Anything else (a contract can emit any bytes under that topic) is not a
+ * batch: undefined, never rows invented from a length the data does not hold.
+ */
+export const transferBatch = (data: string): { ids: bigint[]; values: bigint[] } | undefined => {
+  const w = words(data);
+  const array = (at: number): bigint[] | undefined => {
+    const offset = w[at] === undefined ? undefined : hexToBigInt(`0x${w[at]}`);
+    if (offset === undefined || offset % 32n !== 0n || offset / 32n >= BigInt(w.length)) return;
+    const start = Number(offset / 32n);
+    const n = hexToBigInt(`0x${w[start]}`);
+    if (n > BigInt(w.length - start - 1)) return;
+    return w.slice(start + 1, start + 1 + Number(n)).map((x) => hexToBigInt(`0x${x}`));
+  };
+  const ids = array(0);
+  const values = array(1);
+  return ids && values && ids.length === values.length ? { ids, values } : undefined;
+};

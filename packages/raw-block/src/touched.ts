@@ -4,6 +4,7 @@ import {
   hexToBigInt,
   looksLikeAddress,
   smallUint,
+  transferBatch,
   words,
   wordToAddress,
   ZERO_ADDRESS,
@@ -274,9 +275,5 @@ const suspect = (token: (a: string) => TokenTouch, to: string, input: string, fr
 };
 
 /** Token ids of a TransferBatch event's data: (uint256[] ids, uint256[] values). */
-const batchIds = (data: string): string[] => {
-  const w = words(data);
-  const offset = Number(hexToBigInt(`0x${w[0] ?? "0"}`)) / 32;
-  const n = Number(hexToBigInt(`0x${w[offset] ?? "0"}`));
-  return w.slice(offset + 1, offset + 1 + n).map((x) => hexToBigInt(`0x${x}`).toString());
-};
+const batchIds = (data: string): string[] =>
+  (transferBatch(data)?.ids ?? []).map((id) => id.toString());
