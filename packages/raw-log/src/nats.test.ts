@@ -21,3 +21,20 @@ describe("NATS log duplicates beyond the duplicate window", () => {
     await log.close();
   });
 });
+
+describe("NATS log read by another process", () => {
+  it("a reader's last height follows what a writer appends after the reader opened", async () => {
+    const chainId = `head-${Date.now()}`;
+    const writer = await NatsLog.open({ servers, chainId });
+    await writer.appendBlock(1, new Uint8Array([1]));
+    const reader = await NatsLog.open({ servers, chainId });
+    expect(await reader.lastHeight()).toBe(1);
+    await writer.appendBlock(2, new Uint8Array([2]));
+    await writer.appendMetadata("k", 2, new Uint8Array([7])); // the head is a block, not this
+    await writer.appendBlock(3, new Uint8Array([3]));
+    await writer.appendMetadata("k2", 3, new Uint8Array([8]));
+    expect(await reader.lastHeight()).toBe(3);
+    await reader.close();
+    await writer.close();
+  });
+});

@@ -98,11 +98,11 @@ export class NatsLog implements RawLog {
 
   private blockSubject = (h: number) => `${this.prefix}.block.${h}`;
 
-  /** The first and last block heights, read from the ends of the stream. */
-  private async loadEnds(): Promise<void> {
+  /** The last block height, read from the end of the stream (metadata messages skipped). */
+  private async loadLast(): Promise<{ first_seq: number; last_seq: number } | undefined> {
     const info = await this.jsm.streams.info(this.stream);
     const { first_seq, last_seq, messages } = info.state;
-    if (messages === 0) return;
+    if (messages === 0) return undefined;
     for (let seq = last_seq; seq >= first_seq; seq--) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq });
       const h = m && this.heightOf(m.subject);
@@ -111,6 +111,14 @@ export class NatsLog implements RawLog {
         break;
       }
     }
+    return { first_seq, last_seq };
+  }
+
+  /** The first and last block heights, read from the ends of the stream. */
+  private async loadEnds(): Promise<void> {
+    const ends = await this.loadLast();
+    if (!ends) return;
+    const { first_seq, last_seq } = ends;
     for (let seq = first_seq; seq <= last_seq; seq++) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq });
       const h = m && this.heightOf(m.subject);
@@ -178,7 +186,12 @@ export class NatsLog implements RawLog {
     );
   }
 
+  /**
+   * Read from the stream each time: the ingester (another process) appends, and a reader (the
+   * projector's lag, a re-index deciding it has caught up) must see the head move.
+   */
   async lastHeight() {
+    await this.loadLast();
     return this.last;
   }
 
