@@ -92,7 +92,9 @@ export const followWith = (announce?: (p: Progress) => void) =>
       batchBytes: cfg.batchBytes,
       workers: cfg.workers,
     };
-    let fromStart = cfg.fromStart;
+    // A replay from the start that fails and is retried goes on from the last batch it wrote:
+    // the store's progress is still the earlier run's, higher (it would skip the blocks between).
+    let from: Progress | undefined = cfg.fromStart ? { height: 0, txsTotal: 0 } : undefined;
     for (;;) {
       const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
       yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
@@ -100,10 +102,10 @@ export const followWith = (announce?: (p: Progress) => void) =>
         projectLog(ch, db, log, {
           ...options,
           follow: cfg.follow,
-          fromStart,
+          from,
           signal,
           onProjected: (p, n) => {
-            fromStart = false; // a retry after this batch resumes from it
+            if (from) from = p; // a retry after this batch resumes from it
             Effect.runSync(
               Metric.update(metrics.projected, p.height).pipe(
                 Effect.andThen(Metric.update(metrics.blocks, n)),
@@ -131,7 +133,7 @@ export const followWith = (announce?: (p: Progress) => void) =>
           while: (e) => !(e.cause instanceof RecordError),
         }),
       );
-      fromStart = false;
+      from = undefined; // a set switched to goes on from its own progress
       if (!cfg.follow && (yield* Effect.tryPromise(() => currentSet(ch, cfg.storeDb))) === set)
         return;
     }

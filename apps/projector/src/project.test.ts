@@ -85,6 +85,25 @@ describe("projector", () => {
     expect(heights[0]).toBeLessThan((await log.lastHeight())!);
   }, 120_000);
 
+  it("goes on from a given progress, whatever the store's says (a replay from the start, resumed)", async () => {
+    await migrate(ch, "pr");
+    const last = (await log.lastHeight())!;
+    const midway = await projectLog(ch, "pr", log, { ...options, untilHeight: last - 30 });
+    await projectLog(ch, "pr", log, options);
+    const whole = await checksums(ch, "pr");
+    let blocks = 0;
+    const p = await projectLog(ch, "pr", log, {
+      ...options,
+      from: midway,
+      onProjected: (_, n) => {
+        blocks += n;
+      },
+    });
+    // the store's own progress was `last`: read from it, nothing would have been projected
+    expect([midway.height, p.height, blocks]).toEqual([last - 30, last, 30]);
+    expect(await checksums(ch, "pr")).toEqual(whole);
+  }, 120_000);
+
   it("changes nothing when the whole log is replayed again", async () => {
     const before = await checksums(ch, "p_1");
     await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
