@@ -88,12 +88,17 @@ describe("projector", () => {
   it("goes on from a given progress, whatever the store's says (a replay from the start, resumed)", async () => {
     await migrate(ch, "pr");
     const last = (await log.lastHeight())!;
-    const midway = await projectLog(ch, "pr", log, { ...options, untilHeight: last - 30 });
-    await projectLog(ch, "pr", log, options);
+    const midway = await projectLog(ch, "pr", log, {
+      ...options,
+      batchBlocks: 100,
+      untilHeight: last - 30,
+    });
+    await projectLog(ch, "pr", log, { ...options, batchBlocks: 100 });
     const whole = await checksums(ch, "pr");
     let blocks = 0;
     const p = await projectLog(ch, "pr", log, {
       ...options,
+      batchBlocks: 100,
       from: midway,
       onProjected: (_, n) => {
         blocks += n;
