@@ -1,13 +1,12 @@
 import { decodeRecord, encodeRecord, isBlockRecord, type RawBlockV1 } from "@explorer/raw-block";
 import { LogUnavailableError } from "@explorer/raw-log";
-import { publicUrl } from "@explorer/service";
+import { makeProgress, publicUrl } from "@explorer/service";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
 import { IngestConfig, MetadataConfig } from "./config.ts";
 import { BadSetup, LogFailure, NodeUnavailable } from "./errors.ts";
 import { appendMetadata } from "./metadata/step.ts";
 import { isRetryable } from "./node/errors.ts";
-import { makeProgress } from "./progress.ts";
 import { Log, Node } from "./services.ts";
 
 export const metrics = {

@@ -163,6 +163,24 @@ describe("projector", () => {
       },
     });
   };
+  it("re-index progress: the first batch, a line every few seconds, the head; not a line per batch", async () => {
+    const said: string[] = [];
+    const last = (await log.lastHeight())!;
+    const t0 = Date.now();
+    const done = await reindex(ch, "rp", log, { ...options, batchBlocks: 20 }, (l) => said.push(l));
+    const seconds = (Date.now() - t0) / 1000;
+    expect(done.height).toBe(last);
+    const progress = said.filter((l) => l.includes("blocks/s"));
+    expect(last / 20).toBeGreaterThan(10); // batches, many more than lines
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    // a line every 2 s on a terminal, 10 s otherwise, besides the first and the last
+    expect(progress.length).toBeLessThanOrEqual(2 + Math.ceil(seconds / 2));
+    expect(progress.at(-1)).toMatch(
+      new RegExp(`height ${last}/${last} \\(100\\.0%\\) .* at the head$`),
+    );
+    expect(said.at(-1)).toMatch(new RegExp(`^switched to rp_1 at height ${last} in `));
+  }, 120_000);
+
   it("re-indexes one at a time: a second is refused, naming the first; a lock older than the engine (a restart) is taken over", async () => {
     const quiet = () => {};
     const held = await heldLock("lk", "pid 4242 on elsewhere");

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
+import { progressLine } from "@explorer/service";
 import {
   describeProcess,
   isGone,
@@ -19,7 +20,7 @@ import {
   switchSet,
 } from "@explorer/store";
 import { type ProjectOptions, projectLog } from "./project.ts";
-import { TABLES } from "./writer.ts";
+import { type Progress, TABLES } from "./writer.ts";
 
 /** Another re-index holds the lock (tagged: the command line says it in one line). */
 export class ReindexBusy extends Error {
@@ -189,14 +190,17 @@ const withReindexLock = async <T>(
     beating.abort();
     await heartbeat;
   };
+  let out: T;
   try {
-    const out = await f({ stillHeld: () => stillHeld(), lost: lost.signal }).finally(stop);
-    await release();
-    return out;
+    out = await f({ stillHeld: () => stillHeld(), lost: lost.signal }).finally(stop);
   } catch (e) {
     await release().catch(() => {}); // the failure is what the caller needs
     throw e;
   }
+  // Done (switched): a lock that could not be dropped now is one left behind, which the next
+  // re-index takes over (its holder gone, or not dated anew for 60 s); the work stands.
+  await release().catch(() => {});
+  return out;
 };
 
 /**
@@ -221,37 +225,47 @@ export const reindex = async (
     const db = setDb(base, set);
     await ch.command({ query: `DROP DATABASE IF EXISTS ${db}` }); // a previous, unfinished re-index
     await migrate(ch, db);
-    const last = (await log.lastHeight()) ?? 0;
+    let head = (await log.lastHeight()) ?? 0;
     const t0 = Date.now();
     let blocks = 0;
     say(
-      `re-indexing into ${db} (current: ${old === undefined ? "none" : setDb(base, old)}), log ends at ${last}`,
+      `re-indexing into ${db} (current: ${old === undefined ? "none" : setDb(base, old)}), log ends at ${head}`,
     );
-    let p = await projectLog(ch, db, log, {
-      ...o,
-      signal,
-      halt: lost,
-      follow: false,
-      onProjected: (pr, n) => {
-        blocks += n;
-        const secs = (Date.now() - t0) / 1000;
-        const rate = blocks / Math.max(secs, 1e-3);
-        say(
-          `  ${pr.height}/${Math.max(last, pr.height)} · ${rate.toFixed(0)} blocks/s · ${(pr.txsTotal / Math.max(secs, 1e-3)).toFixed(0)} txs/s · ETA ${Math.max(0, (last - pr.height) / Math.max(rate, 1e-9)).toFixed(0)} s`,
-        );
-        o.onProjected?.(pr, n);
-      },
-    });
+    // Progress: the first batch, then a line every 2 s on a terminal (10 s otherwise), and the
+    // batch that reaches the head; the head is read again before each catch-up pass.
+    const every = process.stderr.isTTY ? 2000 : 10_000;
+    let said = 0;
+    const onProjected = (pr: Progress, n: number) => {
+      blocks += n;
+      o.onProjected?.(pr, n);
+      const now = Date.now();
+      if (now - said < every && pr.height < head) return;
+      said = now;
+      say(
+        `  ${progressLine({ height: pr.height, head: Math.max(head, pr.height), blocks, txs: pr.txsTotal, elapsedMs: now - t0 })}`,
+      );
+    };
+    const pass = () =>
+      projectLog(ch, db, log, { ...o, signal, halt: lost, follow: false, onProjected });
+    let p = await pass();
     // Catch up with what was appended meanwhile, then switch. A replay told to stop ends early
     // as if the log ended there: that set is never switched to, and the lock is let go.
     signal.throwIfAborted();
-    while (((await log.lastHeight()) ?? 0) > p.height) {
-      p = await projectLog(ch, db, log, { ...o, signal, halt: lost, follow: false });
+    for (;;) {
+      head = (await log.lastHeight()) ?? 0;
+      if (head <= p.height) break;
+      p = await pass();
       signal.throwIfAborted();
     }
     await stillHeld();
     await switchSet(ch, base, set);
-    await repointViews(ch, base, set, TABLES);
+    // Switched: the new set serves whatever follows. Views left on the old set are repointed by
+    // the projector when it moves to the new set (openCurrentSet).
+    await repointViews(ch, base, set, TABLES).catch((e: unknown) =>
+      say(
+        `switched, but repointing the SQL views failed (${(e as Error).message}): the projector repoints them when it moves to ${db}`,
+      ),
+    );
     say(`switched to ${db} at height ${p.height} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return { set, height: p.height };
   });

@@ -271,11 +271,12 @@ describe("EVM projections", () => {
     const word = (n: bigint) => n.toString(16).padStart(64, "0");
     for (const n of [200_000n, 2n ** 64n]) {
       const raw = structuredClone(at("erc1155 safeBatchTransferFrom"));
+      type Log = { topics: string[]; data: string };
       const batchLogs = raw.evm.receipts
-        .flatMap((r: any) => r.logs)
-        .filter((l: any) => l.topics[0] === TOPIC.transferBatch);
+        .flatMap((r) => (r as { logs: Log[] }).logs)
+        .filter((l) => l.topics[0] === TOPIC.transferBatch);
       expect(batchLogs).toHaveLength(1);
-      batchLogs[0].data = `0x${word(64n)}${word(64n)}${word(n)}`;
+      batchLogs[0]!.data = `0x${word(64n)}${word(64n)}${word(n)}`;
       expect(projectTokenTransfers(raw).token_transfers).toEqual([]);
     }
   });
