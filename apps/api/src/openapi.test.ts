@@ -127,5 +127,15 @@ describe("OpenAPI document", () => {
   it("the docs page shows every route", async () => {
     const html = await (await fetch(`${base}/docs`)).text();
     for (const r of ROUTE_SPECS) expect(html).toContain(`/api/1.0${r.path}`);
+    // every example link is a GET that answers (a POST route's link would be a 405)
+    const links = [...html.matchAll(/<a href="(\/api\/1\.0\/[^"]*)"/g)].map((m) =>
+      m[1]!.replaceAll("&amp;", "&"),
+    );
+    expect(links.length).toBeGreaterThan(10);
+    for (const link of links.filter((l) => !l.endsWith("openapi.json"))) {
+      const res = await fetch(`${base}${link.slice("/api/1.0".length)}`);
+      expect([200, 404], link).toContain(res.status);
+    }
+    expect(html).toContain("Authorization: Bearer &lt;key&gt;");
   });
 });

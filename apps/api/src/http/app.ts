@@ -332,7 +332,7 @@ export const makeApp = (
       if (res.headersSent) res.destroy();
       else
         res
-          .writeHead(500, { ...CORS, "content-type": JSON_TYPE })
+          .writeHead(500, { ...everyAnswer(id), "content-type": JSON_TYPE })
           .end(JSON.stringify({ error: `internal error (request id ${id})` }));
     }
     return true;
