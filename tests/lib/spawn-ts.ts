@@ -24,15 +24,23 @@ export const cpuSeconds = (pid: number): number | undefined => {
   }
 };
 
-/** A child still loading (under 1 s of CPU) that used none for `quietMs`. */
+/**
+ * A child still loading (no output yet, under 1 s of CPU: loading takes 1.5-2.5 s here) that used
+ * none for `quietMs`.
+ */
 const LOADING_CPU_S = 1;
 const hungWhileLoading = (child: ChildProcess, quietMs: number): Promise<"hung"> =>
   new Promise((resolve) => {
     let last = -1;
     let since = Date.now();
+    let spoke = false;
+    for (const out of [child.stdout, child.stderr])
+      out?.once("data", () => {
+        spoke = true;
+      });
     const timer = setInterval(() => {
       const cpu = child.pid === undefined ? undefined : cpuSeconds(child.pid);
-      if (cpu === undefined || cpu >= LOADING_CPU_S) return clearInterval(timer);
+      if (spoke || cpu === undefined || cpu >= LOADING_CPU_S) return clearInterval(timer);
       if (cpu !== last) [last, since] = [cpu, Date.now()];
       else if (Date.now() - since >= quietMs) {
         clearInterval(timer);

@@ -93,13 +93,23 @@ export const buildApi = (
   // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0):
   // first, before API keys and rate limits, so that a balancer's probes, which share its address
   // with the traffic it forwards, are never answered 429.
-  // Anyone can ask this port: one run of the checks at a time, its report reused for a second, so
-  // probes cannot make the store work harder; a failed check's reason (it can name hosts and
-  // users) goes to the log, and the answer says "unavailable" (the admin port's /ready gives it).
-  let lastReady: { at: number; report: Promise<ReadyReport> } | undefined;
+  // Anyone can ask this port: one run of the checks at a time, its report reused for a second
+  // after it ends, so probes cannot make the store work harder; a failed check's reason (it can
+  // name hosts and users) goes to the log, and the answer says "unavailable" (the admin port's
+  // /ready gives it).
+  let lastReady: { done?: number; report: Promise<ReadyReport> } | undefined;
   const publicReady = () => {
-    if (!lastReady || Date.now() - lastReady.at > 1000)
-      lastReady = { at: Date.now(), report: runChecks(ready).then(withoutReasons) };
+    const done = lastReady?.done;
+    if (!lastReady || (done !== undefined && Date.now() - done > 1000)) {
+      const run: { done?: number; report: Promise<ReadyReport> } = {
+        report: runChecks(ready)
+          .then(withoutReasons)
+          .finally(() => {
+            run.done = Date.now();
+          }),
+      };
+      lastReady = run;
+    }
     return lastReady.report;
   };
   app.middleware.unshift(async (ctx, next) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
-import { progressLine } from "@explorer/service";
+import { progressCadence, progressLine } from "@explorer/service";
 import {
   describeProcess,
   isGone,
@@ -233,14 +233,12 @@ export const reindex = async (
     );
     // Progress: the first batch, then a line every 2 s on a terminal (10 s otherwise), and the
     // batch that reaches the head; the head is read again before each catch-up pass.
-    const every = process.stderr.isTTY ? 2000 : 10_000;
-    let said = 0;
+    const due = progressCadence();
     const onProjected = (pr: Progress, n: number) => {
       blocks += n;
       o.onProjected?.(pr, n);
+      if (!due(pr.height >= head)) return;
       const now = Date.now();
-      if (now - said < every && pr.height < head) return;
-      said = now;
       say(
         `  ${progressLine({ height: pr.height, head: Math.max(head, pr.height), blocks, txs: pr.txsTotal, elapsedMs: now - t0 })}`,
       );

@@ -45,6 +45,8 @@ export class NatsLog implements RawLog {
   private readonly prefix: string;
   private last: number | undefined;
   private first: number | undefined;
+  /** The stream sequence up to which loadLast has looked (what is before it is known). */
+  private scanned = 0;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -98,19 +100,24 @@ export class NatsLog implements RawLog {
 
   private blockSubject = (h: number) => `${this.prefix}.block.${h}`;
 
-  /** The last block height, read from the end of the stream (metadata messages skipped). */
+  /**
+   * The last block height, read from the end of the stream back to the last block (metadata
+   * messages skipped), no further back than the sequence looked at before: what is new since.
+   * Heights only grow (a reader's look never takes back what this writer appended).
+   */
   private async loadLast(): Promise<{ first_seq: number; last_seq: number } | undefined> {
     const info = await this.jsm.streams.info(this.stream);
     const { first_seq, last_seq, messages } = info.state;
     if (messages === 0) return undefined;
-    for (let seq = last_seq; seq >= first_seq; seq--) {
+    for (let seq = last_seq; seq >= Math.max(first_seq, this.scanned + 1); seq--) {
       const m = await this.jsm.streams.getMessage(this.stream, { seq });
       const h = m && this.heightOf(m.subject);
       if (h !== undefined && h !== null) {
-        this.last = h;
+        this.last = Math.max(this.last ?? h, h);
         break;
       }
     }
+    this.scanned = Math.max(this.scanned, last_seq);
     return { first_seq, last_seq };
   }
 

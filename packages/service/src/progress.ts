@@ -25,9 +25,24 @@ export const progressLine = (p: ProgressSample): string => {
   }`;
 };
 
+/**
+ * When to show a line of progress: the first time, then every `everyMs` on a terminal (5× that
+ * when stderr is a file or a pipe, as in a container's log), and whenever `final` (the head).
+ */
+export const progressCadence = (everyMs = 2000) => {
+  const every = process.stderr.isTTY ? everyMs : everyMs * 5;
+  let last = 0;
+  return (final = false): boolean => {
+    const now = Date.now();
+    if (!final && now - last < every) return false;
+    last = now;
+    return true;
+  };
+};
+
 export const makeProgress = (enabled: boolean, everyMs = 2000) => {
   const t0 = Date.now();
-  let last = 0;
+  const due = progressCadence(everyMs);
   let blocks = 0;
   let txs = 0;
   const tty = process.stderr.isTTY;
@@ -35,9 +50,8 @@ export const makeProgress = (enabled: boolean, everyMs = 2000) => {
     add(height: number, head: number, txCount: number) {
       blocks++;
       txs += txCount;
+      if (!enabled || !due()) return;
       const now = Date.now();
-      if (!enabled || now - last < (tty ? everyMs : everyMs * 5)) return;
-      last = now;
       const line = progressLine({ height, head, blocks, txs, elapsedMs: now - t0 });
       process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
     },

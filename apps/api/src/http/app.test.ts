@@ -291,9 +291,10 @@ describe("kept answers", () => {
   });
 
   it("share a failure among the requests that waited on it, computed once, and do not keep it", async () => {
-    // The store as the API sees it, every lookup by hash counted and held back 200 ms, so that
-    // the requests below all arrive while the first one's lookup runs.
+    // The store as the API sees it, every lookup by hash counted, and the first held back until
+    // all five requests below have arrived.
     let lookups = 0;
+    let arrived = 0;
     const counted = new Proxy(ch, {
       get: (target, name) => {
         const value = Reflect.get(target, name, target);
@@ -301,7 +302,8 @@ describe("kept answers", () => {
         return async (p: Parameters<typeof ch.query>[0]) => {
           if (p.query.includes("tx_hash")) {
             lookups++;
-            await new Promise((r) => setTimeout(r, 200));
+            for (let waited = 0; arrived < 5 && waited < 10_000; waited += 10)
+              await new Promise((r) => setTimeout(r, 10));
           }
           return target.query(p);
         };
@@ -314,6 +316,9 @@ describe("kept answers", () => {
       apiKeys: new Map(),
     });
     const s = other.app.listen(0, "127.0.0.1");
+    s.on("request", () => {
+      arrived++;
+    });
     await new Promise((r) => s.once("listening", r));
     try {
       const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/api/1.0/txs/${"AB".repeat(32)}`;

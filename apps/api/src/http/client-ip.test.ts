@@ -29,6 +29,9 @@ describe("one client, as limits count it", () => {
     expect(client("::ffff:10.0.0.5")).toBe("10.0.0.5");
     expect(client("::ffff:a00:5")).toBe("10.0.0.5");
     expect(client("0:0:0:0:0:ffff:10.0.0.5")).toBe("10.0.0.5");
+    expect(client("::ffff:0:10.0.0.5")).toBe("10.0.0.5");
+    expect(client("64:ff9b::10.0.0.5")).toBe("10.0.0.5");
+    expect(client("64:ff9b::a00:6")).toBe("10.0.0.6");
     expect(clientIp(req("::FFFF:10.0.0.5"), 0)).toBe("10.0.0.5");
   });
 

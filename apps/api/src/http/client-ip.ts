@@ -39,8 +39,12 @@ export const client = (address: string): string => {
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
   const all = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-  if (all.slice(0, 5).every((g) => g === 0) && all[5] === 0xffff)
-    return [all[6]! >> 8, all[6]! & 255, all[7]! >> 8, all[7]! & 255].join("."); // ::ffff:a.b.c.d
+  // An IPv4 client written as IPv6: mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d), or
+  // through NAT64 (64:ff9b::a.b.c.d): each its own client, as in IPv4.
+  const v4 = () => [all[6]! >> 8, all[6]! & 255, all[7]! >> 8, all[7]! & 255].join(".");
+  const prefix = all.slice(0, 6).join(":");
+  if (prefix === "0:0:0:0:0:65535" || prefix === "0:0:0:0:65535:0") return v4();
+  if (prefix === "100:65435:0:0:0:0") return v4(); // 64:ff9b::/96
   return `${all
     .slice(0, 4)
     .map((g) => g.toString(16))

@@ -217,7 +217,7 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
         maximum: s.max ?? INT_MAX,
       };
     case "height":
-      return { type: "integer", minimum: 1 };
+      return { type: "integer", minimum: 1, maximum: INT_MAX };
     case "bool":
       return { type: "boolean" };
     case "account":

@@ -14,7 +14,7 @@ export type Who =
       readonly client: string;
       readonly isKey: boolean;
     }
-  | { readonly ok: false };
+  | { readonly ok: false; readonly client: string };
 
 export interface Refusal {
   readonly status: number;
@@ -44,7 +44,21 @@ export class RpcAccess {
       return { ok: true, privileged: true, client: "operator", isKey: true };
     if (token && this.settings.apiKeys.has(token))
       return { ok: true, privileged: false, client: token, isKey: true };
-    return { ok: false };
+    return { ok: false, client: `ip:${ip}` };
+  }
+
+  /**
+   * A request whose token is none: charged to its address as anonymous calls are (guessing
+   * tokens costs the same budget), then refused, 401, or 429 once that budget is spent.
+   */
+  refuseUnknown(who: Who & { ok: false }, text: string, parsed: Parsed): Refusal {
+    const anonymous = { ok: true, privileged: false, client: who.client, isKey: false } as const;
+    return this.admit(anonymous, text, parsed) ?? RpcAccess.unknownToken(text, parsed);
+  }
+
+  /** The same for a WebSocket upgrade: false once its address's budget is spent. */
+  spendUnknown(who: Who & { ok: false }): boolean {
+    return this.limiter.take(who.client, false).ok;
   }
 
   static unknownToken(text: string, parsed: Parsed): Refusal {

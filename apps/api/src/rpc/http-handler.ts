@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
 import { CORS as API_CORS, EXPOSED_HEADERS } from "../http/cors.ts";
-import { type Refusal, RpcAccess } from "./access.ts";
+import type { Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 
 /** geth accepts these media types (go-ethereum rpc/http.go). */
@@ -86,7 +86,7 @@ export const httpHandler =
     const parsed = parseBody(text);
     const who = access.identify(req);
     const answer: Partial<Refusal> & Answer = !who.ok
-      ? RpcAccess.unknownToken(text, parsed)
+      ? access.refuseUnknown(who, text, parsed)
       : (access.admit(who, text, parsed) ??
         (await proxy
           .handle(text, { privileged: who.privileged, transport: "http" }, parsed)

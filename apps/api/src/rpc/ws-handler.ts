@@ -38,7 +38,9 @@ export const wsHandler = (
     const who = access.identify(req);
     if (!who.ok) {
       socket.end(
-        'HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm="json-rpc"\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nunknown token (Authorization: Bearer <operator token or API key>, or Basic with it as password)\n',
+        access.spendUnknown(who)
+          ? 'HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm="json-rpc"\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nunknown token (Authorization: Bearer <operator token or API key>, or Basic with it as password)\n'
+          : "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nrate limit reached: a wrong token counts against its address\n",
       );
       return;
     }
