@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
 import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
+import { TOPIC } from "@explorer/raw-block";
 import { AbiCoder, Contract, JsonRpcProvider, type Log } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readChainTxs } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -14,9 +15,7 @@ import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
-const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-const SINGLE = "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62";
-const BATCH = "0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb";
+const { transfer: TRANSFER, transferSingle: SINGLE, transferBatch: BATCH } = TOPIC;
 const abi = AbiCoder.defaultAbiCoder();
 
 let store: ScenarioStore;
@@ -232,17 +231,13 @@ describe("event logs against eth_getLogs", () => {
 });
 
 describe("transactions and blocks against CometBFT", () => {
-  const txHashesOf = async (h: number) =>
-    ((await comet(`/block?height=${h}`)).block.data.txs ?? []).map((t: string) =>
-      createHash("sha256").update(Buffer.from(t, "base64")).digest("hex").toUpperCase(),
-    );
+  const txHashesOf = async (h: number) => (await readChainTxs(e.cometRpc, h, h)).map((t) => t.hash);
 
   it("from_height and to_height: the node's txs of those blocks, newest first", async () => {
     const busy = scenario.sent.map((s) => s.height).sort((a, b) => a - b);
     const from = busy[Math.floor(busy.length / 3)]!;
     const to = Math.min(from + 12, top());
-    const node: string[] = [];
-    for (let h = to; h >= from; h--) node.push(...(await txHashesOf(h)).reverse());
+    const node = (await readChainTxs(e.cometRpc, from, to)).map((t) => t.hash).reverse();
     expect(node.length).toBeGreaterThan(2);
     const listed = await every(`/txs?from_height=${from}&to_height=${to}`);
     expect(listed.map((t) => t.txhash)).toEqual(node);

@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { keyFromMnemonic } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
+import { TOPIC } from "@explorer/raw-block";
 import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readChainTxs } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -17,7 +19,6 @@ const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
 const alice = keyFromMnemonic(testAccounts.alice.mnemonic, "cosmos");
-const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 
 interface Example {
   readonly title: string;
@@ -127,17 +128,12 @@ describe("sql/README.md's examples", () => {
       }
     }
     // Failed: a Cosmos failure (code ≠ 0), or an EVM call the node recorded as reverted.
-    const query = encodeURIComponent(`"tx.height>=1 AND tx.height<=${top}"`);
-    for (let page = 1; ; page++) {
-      const r = await comet(`/tx_search?query=${query}&per_page=100&page=${page}`);
-      for (const t of r.txs) {
-        const reverted = t.tx_result.events.some((ev: any) =>
-          ev.attributes.some((a: any) => a.key === "ethereumTxFailed"),
-        );
-        if (t.tx_result.code !== 0 || reverted) days.get(dayOf.get(Number(t.height))!)!.failed++;
-      }
-      if (page * 100 >= Number(r.total_count)) break;
-    }
+    for (const t of await readChainTxs(e.cometRpc, 1, top))
+      if (
+        t.code !== 0 ||
+        t.events.some((ev) => ev.attributes.some((a) => a.key === "ethereumTxFailed"))
+      )
+        days.get(dayOf.get(t.height)!)!.failed++;
     const node = [...days].filter(([, d]) => d.txs > 0);
     expect(got.map((r) => [r.day, { txs: Number(r.txs), failed: Number(r.failed) }])).toEqual(
       node.sort(([a], [b]) => a.localeCompare(b)),
@@ -215,7 +211,7 @@ describe("sql/README.md's examples", () => {
       if (t.token_type !== "ERC-1155") {
         const logs = await provider.getLogs({
           address: t.address,
-          topics: [TRANSFER],
+          topics: [TOPIC.transfer],
           fromBlock: 1,
           toBlock: top,
         });
@@ -268,7 +264,7 @@ describe("sql/README.md's examples", () => {
     }>(example("Logs of a contract").replaceAll("0x…", token()));
     const logs = await provider.getLogs({
       address: token(),
-      topics: [TRANSFER],
+      topics: [TOPIC.transfer],
       fromBlock: 1,
       toBlock: top,
     });
