@@ -3,6 +3,7 @@ import { LogUnavailableError } from "@explorer/raw-log";
 import { makeProgress, publicUrl } from "@explorer/service";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
+import { completes, type Maturity, pendingAfter } from "./assemble/unbonding.ts";
 import { IngestConfig, MetadataConfig } from "./config.ts";
 import { BadSetup, LogFailure, NodeUnavailable } from "./errors.ts";
 import { appendMetadata } from "./metadata/step.ts";
@@ -204,6 +205,47 @@ export const ingest = Effect.gen(function* () {
       }
     });
 
+  // Unbondings the last validator set read says are still to complete (see unbonding.ts). Blocks
+  // are assembled several at a time, so a block does not know the sets read just before it: the
+  // set is read again here, where blocks come in order, at a block that completes one. A run that
+  // resumes a log starts from the set after the log's last block (records stay as a run without
+  // the restart writes them); where the node no longer has that height, the run's first block
+  // carries the set instead.
+  let pending: Maturity[] = [];
+  let setAtStart = false;
+  if (lastRaw) {
+    const last = lastRaw;
+    const set = yield* retryNode(
+      nodeCall(`validators at ${last.height}`, () => node.rest.validators(last.height)),
+    ).pipe(
+      Effect.catchTag("BadSetup", (e) =>
+        Effect.logWarning(`${e.message}: the first block's record carries the set`).pipe(
+          Effect.as(null),
+        ),
+      ),
+    );
+    if (set) pending = pendingAfter([], set, last.height, last.time);
+    else setAtStart = true;
+  }
+  const withUnbondingsDone = (raw: RawBlockV1) =>
+    Effect.gen(function* () {
+      const due =
+        raw.state.validators === null && pending.some((m) => completes(m, raw.height, raw.time));
+      const out = due
+        ? {
+            ...raw,
+            state: {
+              ...raw.state,
+              validators: yield* retryNode(
+                nodeCall(`validators at ${raw.height}`, () => node.rest.validators(raw.height)),
+              ),
+            },
+          }
+        : raw;
+      pending = pendingAfter(pending, out.state.validators, out.height, out.time);
+      return out;
+    });
+
   const progress = makeProgress(cfg.progress);
   const window: number[] = [];
   yield* Stream.iterate(start, (h) => h + 1).pipe(
@@ -216,7 +258,8 @@ export const ingest = Effect.gen(function* () {
           const raw = yield* retryNode(
             nodeCall(`height ${h}`, () =>
               assembleRawBlock(node, h, {
-                readValidators: h === cfg.startHeight || h % 1000 === 0,
+                readValidators:
+                  h === cfg.startHeight || (setAtStart && h === start) || h % 1000 === 0,
                 onNote: (m) => notes.push(m),
               }),
             ),
@@ -229,8 +272,9 @@ export const ingest = Effect.gen(function* () {
         }),
       { concurrency: cfg.concurrency },
     ),
-    Stream.runForEach((raw) =>
+    Stream.runForEach((assembled) =>
       Effect.gen(function* () {
+        const raw = yield* withUnbondingsDone(assembled);
         const outcome = yield* appendBlock(raw);
         if (outcome === "duplicate")
           yield* Effect.logWarning(`height ${raw.height} was already in the log (another writer?)`);

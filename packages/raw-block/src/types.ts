@@ -50,7 +50,11 @@ export interface RawBlockV1 {
   readonly state: {
     /** Every account touched at H, by bech32 address. */
     readonly accounts: Record<string, AccountState>;
-    /** The whole validator set (staking REST JSON) when anything about validators changed at H, else null. */
+    /**
+     * The whole validator set (staking REST JSON) when anything about validators changed at H (an
+     * event, a validator update, a slash, an unbonding that completed at H), at the ingester's
+     * first height and every 1,000 heights; else null.
+     */
     readonly validators: JsonObject[] | null;
     /**
      * Commission not yet withdrawn (distribution `validators/{v}/commission`: decimal coins) of
