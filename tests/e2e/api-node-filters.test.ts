@@ -1,8 +1,9 @@
 import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
 import { TOPIC } from "@explorer/raw-block";
-import { AbiCoder, Contract, JsonRpcProvider, type Log } from "ethers";
+import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { apiReader, cometReader, topicAddress, transfersOf } from "../lib/api-node.ts";
 import { readChainTxs } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
@@ -16,68 +17,15 @@ const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
 const { transfer: TRANSFER, transferSingle: SINGLE, transferBatch: BATCH } = TOPIC;
-const abi = AbiCoder.defaultAbiCoder();
 
 let store: ScenarioStore;
 let api: string;
 const top = () => scenario.toHeight;
 
-const get = async (path: string) => {
-  const r = await fetch(`${api}${path}`);
-  expect(r.status, path).toBe(200);
-  return (await r.json()) as any;
-};
-/** Every record of a list, page by page (limit 7, so most lists take several), to hasNext false. */
-const every = async (path: string): Promise<any[]> => {
-  const docs: any[] = [];
-  for (let page = 1; page < 1000; page++) {
-    const body = await get(`${path}${path.includes("?") ? "&" : "?"}limit=7&page=${page}`);
-    docs.push(...body.docs);
-    if (!body.hasNext) {
-      // a last page past the first holds something: hasNext was not true before an empty page
-      if (page > 1) expect(body.docs.length, path).toBeGreaterThan(0);
-      return docs;
-    }
-    expect(body.docs.length, path).toBe(7);
-  }
-  throw new Error(`${path}: no last page`);
-};
-const comet = async (path: string) =>
-  ((await (await fetch(`${e.cometRpc}${path}`)).json()) as { result: any }).result;
+const { get, every } = apiReader(() => api);
+const comet = cometReader(e.cometRpc);
 const logs = (filter: { address?: string; topics?: (string | string[] | null)[] }) =>
   provider.getLogs({ ...filter, fromBlock: 1, toBlock: top() });
-const topicAddress = (t: string) => `0x${t.slice(-40)}`;
-
-/** The transfers a Transfer, TransferSingle or TransferBatch log makes, as the API lists them. */
-const transfersOf = (l: Log) => {
-  const base = { txHash: l.transactionHash, logIndex: l.index, contract: l.address.toLowerCase() };
-  if (l.topics[0] === TRANSFER)
-    return [
-      {
-        ...base,
-        sub: 0,
-        from: topicAddress(l.topics[1]!),
-        to: topicAddress(l.topics[2]!),
-        value: l.topics.length === 4 ? "1" : BigInt(l.data).toString(),
-        tokenId: l.topics.length === 4 ? BigInt(l.topics[3]!).toString() : "",
-      },
-    ];
-  const from = topicAddress(l.topics[2]!);
-  const to = topicAddress(l.topics[3]!);
-  if (l.topics[0] === SINGLE) {
-    const [id, value] = abi.decode(["uint256", "uint256"], l.data);
-    return [{ ...base, sub: 0, from, to, value: String(value), tokenId: String(id) }];
-  }
-  const [ids, values] = abi.decode(["uint256[]", "uint256[]"], l.data);
-  return (ids as bigint[]).map((id, i) => ({
-    ...base,
-    sub: i,
-    from,
-    to,
-    value: String((values as bigint[])[i]),
-    tokenId: String(id),
-  }));
-};
 const asListed = (t: any) => {
   const [txHash, logIndex, sub] = t.uniqueHash.split("-");
   return {

@@ -20,7 +20,8 @@ export const scenarioProjection = {
 /**
  * A copy of the scenario's raw-block log (`logDir`, from the global setup) with an embedded store
  * beside it, in a directory of its own: `project` replays the copy into a table set, `api` serves a
- * table set (each API with its own answer cache, no practical rate limit) and gives its base URL.
+ * table set (each API with its own answer cache, no practical rate limit unless `rateLimitPerMinute`
+ * gives one) and gives its base URL.
  * `close` closes every part, whatever the others do, and removes the directory.
  */
 export const scenarioStore = async (name: string, logDir: string) => {
@@ -34,11 +35,11 @@ export const scenarioStore = async (name: string, logDir: string) => {
     ch,
     project: (db: string, o: Partial<ProjectOptions> = {}) =>
       projectLog(ch, db, log, { ...scenarioProjection, ...o }),
-    api: async (base: string) => {
+    api: async (base: string, o: { rateLimitPerMinute?: number } = {}) => {
       const { app, runtime } = buildApi(ch, base, {
         prefix: "cosmos",
         nativeCoins: new Map([["test", "atest"]]),
-        rateLimitPerMinute: 1e9,
+        rateLimitPerMinute: o.rateLimitPerMinute ?? 1e9,
         apiKeys: new Map(),
       });
       const { server, port } = await listenLocal(app);
