@@ -1,5 +1,15 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate, openClickHouse, queryRows } from "@explorer/store";
 import { describe, expect, it } from "vitest";
-import { type ContractRow, contractRecord, inventoryRecord, tokenRecord } from "./evm.ts";
+import {
+  CONTRACT_SQL,
+  type ContractRow,
+  contractRecord,
+  inventoryRecord,
+  tokenRecord,
+} from "./evm.ts";
 
 const row = (over: Partial<ContractRow>): ContractRow => ({
   address: "0x9d7f2fbcca2b53f90dfbe47eb9921fa4f402644e",
@@ -89,5 +99,47 @@ describe("an NFT's metadata", () => {
       name: "",
       attributes: [],
     });
+  });
+});
+
+describe("the contracts query", () => {
+  it("counts and sums a token with no holders or transfers as 0, not null", async () => {
+    const ch = await openClickHouse({
+      kind: "chdb",
+      path: mkdtempSync(join(tmpdir(), "api-evm-")),
+    });
+    try {
+      await migrate(ch, "c");
+      const [empty, held] = [
+        "0x00000000000000000000000000000000000000e1",
+        "0x00000000000000000000000000000000000000e2",
+      ];
+      await ch.command({
+        query: `INSERT INTO c.contracts (address, token_type) VALUES ('${empty}', 'ERC-1155'), ('${held}', 'ERC-1155')`,
+      });
+      await ch.command({
+        query: `INSERT INTO c.token_holders (contract, holder, token_id, balance, height) VALUES ('${held}', '0xab', '1', 7, 1), ('${held}', '0xcd', '2', 5, 1)`,
+      });
+      await ch.command({
+        query: `INSERT INTO c.token_transfers (block_number, contract, value) VALUES (1, '${held}', 7)`,
+      });
+      const rows = await queryRows<ContractRow>(
+        ch,
+        `SELECT * FROM (${CONTRACT_SQL.replaceAll("{db}", "c").replaceAll("{projected}", "1")}) ORDER BY holder_count, address`,
+      );
+      expect(
+        rows.map((r) => [
+          r.address,
+          String(r.holder_count),
+          String(r.transfer_count),
+          r.total_supply,
+        ]),
+      ).toEqual([
+        [empty, "0", "0", "0"],
+        [held, "2", "1", "12"],
+      ]);
+    } finally {
+      await ch.close();
+    }
   });
 });

@@ -6,13 +6,14 @@ import { isoTime } from "./address.ts";
  * supply is the token's own `totalSupply()` at its latest reading; a token whose contract has none
  * (ERC-1155, a CFC-721 without the enumerable extension) gets the sum of its holders' balances,
  * every id included: the units minted less those burnt, as its transfers give them. A contract
- * with no transfers or holders counts 0 (the subqueries give NULL, which sorts last both ways).
+ * with no transfers or holders counts 0 and sums to 0: the subqueries give NULL there (which
+ * sorted last both ways, and made such a token's supply null).
  */
 export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, c.tx_hash AS tx_hash, c.block_number AS block_number, c.time AS time,
     c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
     (SELECT (uniqExactIf(holder, balance > 0), sum(balance)) FROM {db}.token_holders FINAL WHERE contract = c.address) AS holders,
     multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR c.token_type = '', c.total_supply,
-      toString(holders.2)) AS total_supply,
+      toString(ifNull(holders.2, 0))) AS total_supply,
     ifNull((SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address AND block_number <= {projected}), 0) AS transfer_count,
     ifNull(holders.1, 0) AS holder_count,
     v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version
