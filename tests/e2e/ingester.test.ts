@@ -179,6 +179,54 @@ describe("ingester: killed with SIGKILL five times, into JetStream", () => {
   }, 600_000);
 });
 
+describe("ingester: an unbonding that ends with no event", () => {
+  it("the record of the block that ends it carries the validator set, in a clean run and in one resumed while it ran", async () => {
+    const early = scenario.sent.find((x) => x.label === "slashing unjail too early")!.height;
+    const unjail = scenario.sent.find((x) => x.label === "slashing unjail")!.height;
+    const statusOf = (b: RawBlockV1) =>
+      b.state.validators?.filter((v) => v.jailed).map((v) => String(v.status));
+    const byHeight = new Map(clean.blocks.map((b) => [b.height, b]));
+    expect(statusOf(byHeight.get(early)!) ?? ["BOND_STATUS_UNBONDING"]).toEqual([
+      "BOND_STATUS_UNBONDING",
+    ]);
+    // the first set read after it that shows the validator unbonded: read at the block that
+    // ended it (the last block before its unbonding time is the one before)
+    const ended = clean.blocks.find(
+      (b) =>
+        b.height > early &&
+        b.height < unjail &&
+        statusOf(b)?.length === 1 &&
+        statusOf(b)?.[0] === "BOND_STATUS_UNBONDED",
+    )!;
+    expect(ended, `a set read in ${early}..${unjail} showing it unbonded`).toBeDefined();
+    const before = byHeight.get(ended.height - 1)!;
+    const unbondingTime = ended.state.validators!.find((v) => v.jailed)!.unbonding_time as string;
+    expect(Date.parse(before.time)).toBeLessThan(Date.parse(unbondingTime));
+    expect(Date.parse(ended.time)).toBeGreaterThanOrEqual(Date.parse(unbondingTime));
+
+    // stopped while it ran (the validator unbonding), then resumed: the same records
+    const dir = mkdtempSync(join(tmpdir(), "ingester-unbonding-"));
+    const env = {
+      ...nodeEnv,
+      LOG_BACKEND: "embedded",
+      LOG_DIR: dir,
+      START_HEIGHT: String(early - 5),
+      METADATA_FETCH: "false",
+    };
+    for (const stopAt of [early, ended.height + 2])
+      expect(
+        await runIngester({ ...env, STOP_HEIGHT: String(stopAt) }, (l) => output.push(l)),
+        output.join("").slice(-3000),
+      ).toBe(0);
+    const log = EmbeddedLog.open({ dir });
+    const { blocks } = await readAll(log);
+    await log.close();
+    for (const b of blocks.filter((x) => x.height > early))
+      expect(b, `height ${b.height}`).toEqual(byHeight.get(b.height));
+    expect(blocks.at(-1)?.height).toBe(ended.height + 2);
+  }, 120_000);
+});
+
 describe("ingester: following the head", () => {
   const committed = async () =>
     Number(

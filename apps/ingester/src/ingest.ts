@@ -219,9 +219,9 @@ export const ingest = Effect.gen(function* () {
       nodeCall(`validators at ${last.height}`, () => node.rest.validators(last.height)),
     ).pipe(
       Effect.catchTag("BadSetup", (e) =>
-        Effect.logWarning(`${e.message}: the first block's record carries the set`).pipe(
-          Effect.as(null),
-        ),
+        Effect.logWarning(
+          `${e.message}: height ${start}'s record carries the validator set and commission instead (unlike a run without the restart)`,
+        ).pipe(Effect.as(null)),
       ),
     );
     if (set) pending = pendingAfter([], set, last.height, last.time);

@@ -53,7 +53,8 @@ export interface RawBlockV1 {
     /**
      * The whole validator set (staking REST JSON) when anything about validators changed at H (an
      * event, a validator update, a slash, an unbonding that completed at H), at the ingester's
-     * first height and every 1,000 heights; else null.
+     * first height and every 1,000 heights (and at the first height of a resumed run whose node no
+     * longer has the log's last height); else null.
      */
     readonly validators: JsonObject[] | null;
     /**

@@ -45,8 +45,10 @@ export const completes = (m: Maturity, height: number, time: string): boolean =>
 /**
  * The unbondings still to complete after a block, from the set read at it (`validators`, or
  * null: not read, `pending` stands). One the set still shows unbonding although the block
- * completed it is on hold (x/staking's `UnbondingOnHoldRefCount`): left out, so that it does not
- * make every later block read the set; the next set read takes it in again.
+ * completed it is on hold (x/staking's `UnbondingOnHoldRefCount`, which chains with ICS-style
+ * hooks use; evmd does not): left out, so that it does not make every later block read the set.
+ * Its release has no event either, so it shows at the next reading of the set for another reason
+ * (a staking event, at most 1,000 heights later).
  */
 export const pendingAfter = (
   pending: readonly Maturity[],
