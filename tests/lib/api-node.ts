@@ -1,6 +1,7 @@
 import { TOPIC } from "@explorer/raw-block";
 import { AbiCoder, type Log } from "ethers";
 import { expect } from "vitest";
+import { cometGet } from "./comet.ts";
 
 /**
  * Helpers of the end-to-end tests that check the REST API against the node
@@ -33,11 +34,11 @@ export const apiReader = (base: () => string) => {
   return { get, every };
 };
 
-/** The `result` of a CometBFT RPC GET path. */
+/** The `result` of a CometBFT RPC GET path, for an RPC base URL. */
 export const cometReader =
   (rpc: string) =>
-  async (path: string): Promise<any> =>
-    ((await (await fetch(`${rpc}${path}`)).json()) as { result: any }).result;
+  (path: string): Promise<any> =>
+    cometGet(rpc, path);
 
 /** The address in a 32-byte log topic. */
 export const topicAddress = (t: string) => `0x${t.slice(-40)}`;

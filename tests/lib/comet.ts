@@ -17,10 +17,29 @@ export interface ChainTx {
   readonly events: readonly { type: string; attributes: { key: string; value: string }[] }[];
 }
 
-const get = async <T>(rpc: string, path: string): Promise<T> => {
+/** The `result` of a CometBFT RPC GET path (an HTTP error is thrown). */
+export const cometGet = async <T = any>(rpc: string, path: string): Promise<T> => {
   const r = await fetch(`${rpc}${path}`);
   if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
   return ((await r.json()) as { result: T }).result;
+};
+
+/** `f` over `items`, at most `n` at a time, the results in the items' order. */
+export const mapLimit = async <T, R>(
+  items: readonly T[],
+  n: number,
+  f: (x: T) => Promise<R>,
+): Promise<R[]> => {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+  return out;
 };
 
 const nested: Record<string, (value: Uint8Array) => string[]> = {
@@ -38,10 +57,13 @@ const typeUrlsOf = (txBytes: Uint8Array): string[] =>
   ]);
 
 const readHeight = async (rpc: string, h: number): Promise<ChainTx[]> => {
-  const block = await get<{ block: { data: { txs: string[] | null } } }>(rpc, `/block?height=${h}`);
+  const block = await cometGet<{ block: { data: { txs: string[] | null } } }>(
+    rpc,
+    `/block?height=${h}`,
+  );
   const txs = block.block.data.txs ?? [];
   if (txs.length === 0) return [];
-  const results = await get<{ txs_results: { code: number; events: ChainTx["events"] }[] }>(
+  const results = await cometGet<{ txs_results: { code: number; events: ChainTx["events"] }[] }>(
     rpc,
     `/block_results?height=${h}`,
   );
@@ -66,16 +88,7 @@ export const readChainTxs = async (
   concurrency = 8,
 ): Promise<ChainTx[]> => {
   const heights = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-  const perHeight: ChainTx[][] = new Array(heights.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < heights.length) {
-      const i = next++;
-      perHeight[i] = await readHeight(rpc, heights[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return perHeight.flat();
+  return (await mapLimit(heights, concurrency, (h) => readHeight(rpc, h))).flat();
 };
 
 /** Value of an attribute of the first event of a type. */
@@ -97,7 +110,7 @@ export const readBlockEvents = async (
 ): Promise<BlockEvent[]> => {
   const out: BlockEvent[] = [];
   for (let h = from; h <= to; h++) {
-    const r = await get<{ finalize_block_events?: ChainTx["events"] | null }>(
+    const r = await cometGet<{ finalize_block_events?: ChainTx["events"] | null }>(
       rpc,
       `/block_results?height=${h}`,
     );
