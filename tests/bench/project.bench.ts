@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { projectLog } from "@explorer/projector";
+import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
-import { migrate, openClickHouse } from "@explorer/store";
+import { migrate, openClickHouse, readTableColumns, type TableColumns } from "@explorer/store";
 import { syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -14,7 +14,9 @@ import { type Figure, median } from "./table.ts";
  * projector's default settings, each run into a fresh table set; beside each run, the rate of
  * merely reading the same log and parsing each record (gunzip + JSON.parse, one record after the
  * other, as any reader of the log does). BENCH_PROJECT_RUNS runs (default 3), medians. Peak
- * memory is the process's high-water RSS during the projection.
+ * memory is the process's high-water RSS during the projection. Also beside each run: the
+ * projector's own JavaScript alone (decoding, projecting and encoding the rows on its two workers,
+ * with no store), the most the projector could reach on this machine if inserting cost nothing.
  */
 const highWaterMb = () => {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
@@ -34,6 +36,26 @@ const readAndParse = async (log: EmbeddedLog): Promise<number> => {
   return (performance.now() - t) / 1000 / n;
 };
 
+/** Seconds per block of decoding, projecting and encoding every record on the projector's two workers, nothing inserted. */
+const projectOnly = async (columns: TableColumns, log: EmbeddedLog): Promise<number> => {
+  const pool = openPool(2, { prefix: "cosmos", nativeDenoms: ["atest"], columns });
+  const ahead: Promise<unknown>[] = [];
+  try {
+    const t = performance.now();
+    let n = 0;
+    for await (const e of log.read(1, { follow: false })) {
+      ahead.push(pool.project(e.payload));
+      n++;
+      if (ahead.length >= 64) await ahead.shift();
+    }
+    await Promise.all(ahead);
+    return (performance.now() - t) / 1000 / n;
+  } finally {
+    for (const p of ahead) p.catch(() => {}); // a failure is the one already thrown
+    await pool.close();
+  }
+};
+
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_PROJECT_TXS ?? 1_000_000);
   const runs = Number(process.env.BENCH_PROJECT_RUNS ?? 3);
@@ -42,9 +64,13 @@ export const run = async (): Promise<Figure[]> => {
   const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
   const read: number[] = []; // seconds per block
   const project: number[] = [];
+  const alone: number[] = [];
   const peak: number[] = [];
   let txs = 0;
+  await migrate(ch, "bench_columns");
+  const columns = await readTableColumns(ch, "bench_columns");
   for (let i = 1; i <= runs; i++) {
+    alone.push(await projectOnly(columns, log));
     read.push(await readAndParse(log));
     const db = `bench_${i}`;
     await migrate(ch, db);
@@ -62,7 +88,7 @@ export const run = async (): Promise<Figure[]> => {
     txs = p.txsTotal;
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
     process.stderr.write(
-      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s\n`,
+      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s\n`,
     );
   }
   await ch.close();
@@ -91,6 +117,13 @@ export const run = async (): Promise<Figure[]> => {
       value: perBlock / median(read),
       unit: "txs/s",
       note: `gunzip + JSON.parse, record after record (${perRun(read)})`,
+    },
+    {
+      bench: "project",
+      metric: "projections alone txs/s",
+      value: perBlock / median(alone),
+      unit: "txs/s",
+      note: `decode, project and encode on the 2 workers, nothing inserted: the projector's ceiling (${perRun(alone)})`,
     },
     {
       bench: "project",

@@ -13,6 +13,7 @@ export {
   reindexWith,
   Store,
 } from "./main.ts";
+export { openPool } from "./pool.ts";
 export * from "./project.ts";
 export * from "./reindex.ts";
 export * from "./table-set.ts";
