@@ -19,6 +19,19 @@ export const TOPIC = {
   batchMetadataUpdate: "0x6bd5c950a8d8df17f772f5af37cb3655737899cbf903264b9795592da439661c",
 } as const;
 
+/** The token calls the ingester reads state with (human-readable ABI: ERC-20, -721, -1155, -165). */
+export const TOKEN_ABI = [
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+  "function totalSupply() view returns (uint256)",
+  "function balanceOf(address) view returns (uint256)",
+  "function balanceOf(address,uint256) view returns (uint256)",
+  "function ownerOf(uint256) view returns (address)",
+  "function tokenURI(uint256) view returns (string)",
+  "function supportsInterface(bytes4) view returns (bool)",
+] as const;
+
 /** What the ingester must read at H, beyond the block: found from the block alone (pure). */
 export interface Touched {
   /** bech32 account addresses whose balances, delegations and rewards to read. */

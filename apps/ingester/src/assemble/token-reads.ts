@@ -1,18 +1,15 @@
-import type { ContractInfo, TokenMeta, TokenState, TokenTouch, Touched } from "@explorer/raw-block";
+import {
+  type ContractInfo,
+  TOKEN_ABI,
+  type TokenMeta,
+  type TokenState,
+  type TokenTouch,
+  type Touched,
+} from "@explorer/raw-block";
 import { Interface } from "ethers";
 import type { EvmReader } from "../node/evm.ts";
 
-const abi = new Interface([
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-  "function totalSupply() view returns (uint256)",
-  "function balanceOf(address) view returns (uint256)",
-  "function balanceOf(address,uint256) view returns (uint256)",
-  "function ownerOf(uint256) view returns (address)",
-  "function tokenURI(uint256) view returns (string)",
-  "function supportsInterface(bytes4) view returns (bool)",
-]);
+const abi = new Interface(TOKEN_ABI);
 
 const ERC721 = "0x80ac58cd";
 const ERC1155 = "0xd9b67a26";
