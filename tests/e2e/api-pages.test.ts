@@ -1,6 +1,7 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { keyFromMnemonic } from "@explorer/chain";
 import { testAccounts } from "@explorer/infra";
+import { NOTHING_PROJECTED } from "@explorer/projector";
 import { ensureCurrentSet } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await store.project(twice.db);
   const lookups = ["tx_lookup", "log_lookup", "transfer_lookup"];
   for (const t of lookups) await ch.command({ query: `SYSTEM STOP MERGES ${twice.db}.${t}` });
-  await store.project(twice.db, { fromStart: true });
+  await store.project(twice.db, { from: NOTHING_PROJECTED });
   for (const t of lookups) {
     const rs = await ch.query({
       query: `SELECT (SELECT count() FROM ${twice.db}.${t}) - (SELECT count() FROM ${twice.db}.${t} FINAL) AS n`,

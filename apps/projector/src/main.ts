@@ -25,7 +25,7 @@ import { projectLog } from "./project.ts";
 import { RecordError } from "./project-entry.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
-import { type Progress, readProgress, TABLES } from "./writer.ts";
+import { NOTHING_PROJECTED, type Progress, readProgress, TABLES } from "./writer.ts";
 
 export class Store extends Context.Service<Store, ClickHouseClient>()("projector/Store") {
   static readonly layer = Layer.effect(
@@ -94,7 +94,7 @@ export const followWith = (announce?: (p: Progress) => void) =>
     };
     // A replay from the start that fails and is retried goes on from the last batch it wrote:
     // the store's progress is still the earlier run's, higher (it would skip the blocks between).
-    let from: Progress | undefined = cfg.fromStart ? { height: 0, txsTotal: 0 } : undefined;
+    let from: Progress | undefined = cfg.fromStart ? NOTHING_PROJECTED : undefined;
     for (;;) {
       const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
       yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);

@@ -13,7 +13,7 @@ import { checksums } from "./checksums.ts";
 import { Log, reindexWith, Store } from "./main.ts";
 import { projectLog } from "./project.ts";
 import { LockLost, ReindexBusy, reindex } from "./reindex.ts";
-import { TABLES } from "./writer.ts";
+import { NOTHING_PROJECTED, TABLES } from "./writer.ts";
 
 /**
  * The bundled sample chain (every message type and token standard) projected into chDB: with
@@ -111,7 +111,7 @@ describe("projector", () => {
 
   it("changes nothing when the whole log is replayed again", async () => {
     const before = await checksums(ch, "p_1");
-    await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, fromStart: true });
+    await projectLog(ch, "p_1", log, { ...options, batchBlocks: 100, from: NOTHING_PROJECTED });
     expect(await checksums(ch, "p_1")).toEqual(before);
   }, 120_000);
 
@@ -414,7 +414,7 @@ describe("projector", () => {
     const tables = [...TABLES, "progress"];
     for (const t of tables) await ch.command({ query: `SYSTEM STOP MERGES rx_2.${t}` });
     try {
-      await projectLog(ch, "rx_2", log, { ...options, batchBlocks: 100, fromStart: true });
+      await projectLog(ch, "rx_2", log, { ...options, batchBlocks: 100, from: NOTHING_PROJECTED });
       const count = async (from: string) =>
         Number((await rows<{ n: string }>(`SELECT count() AS n FROM ${from}`))[0]!.n);
       for (const t of tables) {

@@ -23,9 +23,10 @@ export interface ProjectOptions {
   readonly signal?: AbortSignal;
   /** Told after each batch: everything up to this height is in the tables. */
   readonly onProjected?: (p: Progress, blocks: number) => void;
-  /** Ignore the recorded progress and replay the whole log (rows already there collapse). */
-  readonly fromStart?: boolean;
-  /** Ignore the recorded progress and go on from this one (a replay from the start, resumed). */
+  /**
+   * Ignore the recorded progress and go on from this one: `NOTHING_PROJECTED` replays the whole
+   * log (rows already there collapse); a later one resumes such a replay.
+   */
   readonly from?: Progress;
   /** Asked between batches: stop (to switch table sets, say). */
   readonly shouldStop?: () => Promise<boolean>;
@@ -96,7 +97,7 @@ export const projectLog = async (
   log: RawLog,
   o: ProjectOptions,
 ): Promise<Progress> => {
-  const from = o.from ?? (o.fromStart ? { height: 0, txsTotal: 0 } : await readProgress(ch, db));
+  const from = o.from ?? (await readProgress(ch, db));
   const columns = await readTableColumns(ch, db);
   const writer = new BatchWriter(ch, db, from, columns);
   const batchBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;

@@ -39,6 +39,9 @@ export interface Progress {
   readonly txsTotal: number;
 }
 
+/** The progress of an empty table set (and where a replay from the start begins). */
+export const NOTHING_PROJECTED: Progress = { height: 0, txsTotal: 0 };
+
 /**
  * Gathers projected entries (see project-entry.ts) into batches and writes them to one table set.
  * Each batch: every table's rows (one insert per table), then the progress row. Replaying entries
@@ -163,5 +166,5 @@ export const readProgress = async (ch: ClickHouseClient, db: string): Promise<Pr
   const [row] = await rs.json<{ h: string | number; t: string | number; n: string | number }>();
   return row && Number(row.n) > 0
     ? { height: Number(row.h), txsTotal: Number(row.t) }
-    : { height: 0, txsTotal: 0 };
+    : NOTHING_PROJECTED;
 };

@@ -158,16 +158,17 @@ export const projectTokenTransfers = (raw: RawBlockV1) => {
       );
     } else if (t0 === TOPIC.transferBatch && l.topics.length === 4) {
       const batch = transferBatch(l.data);
-      for (const [i, id] of (batch?.ids ?? []).entries())
+      batch?.ids.forEach((id, i) => {
         push(
           l,
           i,
           wordToAddress(t2!),
           wordToAddress(t3!),
-          batch!.values[i]!,
+          batch.values[i]!,
           id.toString(),
           "ERC-1155",
         );
+      });
     }
   }
   return { token_transfers };
