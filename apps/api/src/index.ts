@@ -4,7 +4,7 @@ export * from "./http/app.ts";
 export * from "./http/body.ts";
 export * from "./http/client-errors.ts";
 export * from "./http/spec.ts";
-export { buildApi, listenApi, parseNativeCoins, serve } from "./main.ts";
+export { attachStreamAndRpc, buildApi, listenApi, parseNativeCoins, serve } from "./main.ts";
 export { ROUTE_SPECS } from "./routes/specs.ts";
 export * from "./rpc/attach.ts";
 export * from "./rpc/config.ts";

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { NatsLog } from "@explorer/raw-log";
 import {
   callbackWarner,
@@ -161,6 +161,40 @@ export const listenApi = (
     (s) => Effect.promise(() => closeServer(s).then(() => runtime.dispose())),
   );
 
+/**
+ * The Socket.IO stream (fed by `source`) and the JSON-RPC proxy on the API's server, both closed
+ * with the scope: what `serve` and the all-in-one `explorer start` attach alike.
+ */
+export const attachStreamAndRpc = (
+  server: Server,
+  app: ReturnType<typeof buildApi>["app"],
+  runtime: ReturnType<typeof buildApi>["runtime"],
+  source: Parameters<typeof attachStream>[2],
+  rpc: Parameters<typeof attachRpc>[1],
+  cfg: {
+    readonly prefix: string;
+    readonly streamConnectionsPerIp: number;
+    readonly trustedProxies: number;
+  },
+) =>
+  Effect.gen(function* () {
+    yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        attachStream(server, runtime, source, cfg.prefix, {
+          admission: app.admission,
+          // 0: no limit per address
+          maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
+          trustedProxies: cfg.trustedProxies,
+        }),
+      ),
+      (s) => Effect.promise(() => s.close()),
+    );
+    yield* Effect.acquireRelease(
+      Effect.promise(() => attachRpc(server, rpc, runtime)),
+      (r) => Effect.promise(() => r.close()),
+    );
+  });
+
 export const serve = Effect.gen(function* () {
   const cfg = yield* ApiConfig;
   const store = parseStoreUrl(cfg.storeUrl);
@@ -223,20 +257,7 @@ export const serve = Effect.gen(function* () {
     ),
     (s) => Effect.promise(() => s.close()),
   );
-  yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      attachStream(server, runtime, source, cfg.prefix, {
-        admission: app.admission,
-        maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
-        trustedProxies: cfg.trustedProxies,
-      }),
-    ),
-    (s) => Effect.promise(() => s.close()),
-  );
-  yield* Effect.acquireRelease(
-    Effect.promise(() => attachRpc(server, rpc, runtime)),
-    (r) => Effect.promise(() => r.close()),
-  );
+  yield* attachStreamAndRpc(server, app, runtime, source, rpc, cfg);
   yield* Effect.logInfo(
     `REST API on http://${cfg.host}:${port}/api/1.0; stream: Socket.IO path /api/1.0/stream; JSON-RPC: http://${cfg.host}:${port}${rpc.path} and ws://${cfg.host}:${port}${rpc.path} (${rpc.upstreams.length} upstream nodes)`,
   );

@@ -2,8 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  attachRpc,
-  attachStream,
+  attachStreamAndRpc,
   buildApi,
   inProcessSource,
   listenApi,
@@ -284,20 +283,7 @@ export const start = Effect.gen(function* () {
     ready,
   );
   const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
-  yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      attachStream(server, runtime, projected, cfg.prefix, {
-        admission: app.admission,
-        maxConnectionsPerIp: cfg.streamConnectionsPerIp || Number.POSITIVE_INFINITY,
-        trustedProxies: cfg.trustedProxies,
-      }),
-    ),
-    (s) => Effect.promise(() => s.close()),
-  );
-  yield* Effect.acquireRelease(
-    Effect.promise(() => attachRpc(server, rpc, runtime)),
-    (r) => Effect.promise(() => r.close()),
-  );
+  yield* attachStreamAndRpc(server, app, runtime, projected, rpc, cfg);
   yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   const port = (server.address() as { port: number }).port; // --port 0: the one chosen
   const base = `http://${cfg.host}:${port}`;
