@@ -1,20 +1,10 @@
+import type { AddressRow as ProjectedAddressRow } from "@explorer/projections";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { CURRENT_VALIDATORS } from "./validator.ts";
 
-export interface AddressRow {
-  address: string;
-  evm: string;
-  height: string | number;
-  time: string;
-  coins: string;
-  delegations: string;
-  redelegations: string;
-  unbonding_delegations: string;
-  rewards: string;
-  account_number: string;
-  sequence: string;
-}
+/** An `addresses` row as the API reads it: the projector's row, its UInt64 height as JSON gives it. */
+export type AddressRow = Omit<ProjectedAddressRow, "height"> & { height: string | number };
 
 /** ClickHouse DateTime64(3) text → ISO 8601 UTC with milliseconds. */
 export const isoTime = (t: string): string => (t.includes("T") ? t : `${t.replace(" ", "T")}Z`);
