@@ -89,6 +89,8 @@ beforeAll(async () => {
     nativeCoins: new Map([["test", "atest"]]),
     rateLimitPerMinute: 100_000,
     apiKeys: new Map([[KEY, 100_000]]),
+    // kept records too: a transaction calling a verified contract is still decoded
+    recordCacheDir: mkdtempSync(join(tmpdir(), "verify-records-")),
   });
 }, 300_000);
 

@@ -2,10 +2,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildApi } from "@explorer/api";
+import { buildApi, Db } from "@explorer/api";
 import { type ProjectOptions, projectLog } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { openClickHouse } from "@explorer/store";
+import { Effect } from "effect";
 import { listenLocal } from "./net.ts";
 
 /** The projector's options for the scenario's chain, replaying to the end of the log. */
@@ -21,7 +22,7 @@ export const scenarioProjection = {
  * A copy of the scenario's raw-block log (`logDir`, from the global setup) with an embedded store
  * beside it, in a directory of its own: `project` replays the copy into a table set, `api` serves a
  * table set (each API with its own answer cache, no practical rate limit unless `rateLimitPerMinute`
- * gives one) and gives its base URL.
+ * gives one; with `records`, a record cache of its own, filled before it serves) and gives its base URL.
  * `close` closes every part, whatever the others do, and removes the directory.
  */
 export const scenarioStore = async (name: string, logDir: string) => {
@@ -35,13 +36,23 @@ export const scenarioStore = async (name: string, logDir: string) => {
     ch,
     project: (db: string, o: Partial<ProjectOptions> = {}) =>
       projectLog(ch, db, log, { ...scenarioProjection, ...o }),
-    api: async (base: string, o: { rateLimitPerMinute?: number } = {}) => {
-      const { app, runtime } = buildApi(ch, base, {
+    api: async (base: string, o: { rateLimitPerMinute?: number; records?: boolean } = {}) => {
+      const { app, runtime, records } = buildApi(ch, base, {
         prefix: "cosmos",
         nativeCoins: new Map([["test", "atest"]]),
         rateLimitPerMinute: o.rateLimitPerMinute ?? 1e9,
         apiKeys: new Map(),
+        ...(o.records && { recordCacheDir: mkdtempSync(join(dir, "records-")) }),
       });
+      if (records) {
+        // served once its record cache holds every projected block
+        const st = await runtime.runPromise(
+          Effect.gen(function* () {
+            return yield* (yield* Db).state;
+          }),
+        );
+        await records.filledTo(st.db, st.height);
+      }
       const { server, port } = await listenLocal(app);
       servers.push({ server, dispose: () => runtime.dispose() });
       return `http://127.0.0.1:${port}/api/1.0`;

@@ -46,12 +46,13 @@ export const startVerifyIndex = async (
   const until = untilHeight ?? (await log.lastHeight()) ?? 0;
   while (projected < until) await new Promise((r) => setTimeout(r, 100));
   const verifier = new Verifier(verifierOptions);
-  const { app, runtime } = buildApi(
+  const { app, runtime, records } = buildApi(
     ch,
     "explorer",
     settings,
     makeVerification({ verifier, log, chainId: "evmd-local-1", evmChainId: 262144 }),
   );
+  await records?.filledTo(db, until); // with a record cache: served once it holds the blocks
   const { server, port } = await listenLocal(app);
   return {
     base: `http://127.0.0.1:${port}`,

@@ -1,3 +1,7 @@
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { StoreTarget } from "@explorer/store";
 import type { VerifierOptions } from "@explorer/verifier";
 import { Config } from "effect";
 
@@ -25,6 +29,26 @@ export const verifierOptions = (c: {
   timeoutMs: c.verifyTimeoutMs,
   maxMemoryMb: c.verifyMemoryMb,
 });
+
+/** The record cache's directory (records/record-cache.ts): empty for the default, `off` for none. */
+export const RecordCacheConfig = {
+  recordCacheDir: Config.String("RECORD_CACHE_DIR").pipe(Config.withDefault("")),
+};
+
+/**
+ * The record cache's directory for a store: the one set; by default `api-records` beside a chDB
+ * directory, or for a server one under the system's temp dir named after the server and database
+ * (the file is a cache: lost, it is filled again); `off`: none (undefined).
+ */
+export const recordCacheDir = (setting: string, store: StoreTarget, storeDb: string) => {
+  if (setting === "off") return undefined;
+  if (setting) return setting;
+  if (store.kind === "chdb") return join(dirname(resolve(store.path)), "api-records");
+  const name = createHash("sha256")
+    .update(`${store.url}/${store.username ?? ""}/${storeDb}`)
+    .digest("hex");
+  return join(tmpdir(), "explorer-api-records", name.slice(0, 16));
+};
 
 export const ApiConfig = Config.all({
   port: Config.Int("API_PORT").pipe(Config.withDefault(8080)),
@@ -56,4 +80,5 @@ export const ApiConfig = Config.all({
     Config.withDefault("embedded" as const),
   ),
   ...VerifierConfig,
+  ...RecordCacheConfig,
 });

@@ -16,10 +16,13 @@ import {
 import { awaitMigratedSet, ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
-import { ApiConfig, verifierOptions } from "./config.ts";
-import { Db, makeDb } from "./db.ts";
+import { ApiConfig, recordCacheDir, verifierOptions } from "./config.ts";
+import { Db, type DbShape, makeDb } from "./db.ts";
 import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
 import { logLine } from "./log.ts";
+import { immediateAnswers } from "./records/immediate.ts";
+import { RecordCache } from "./records/record-cache.ts";
+import { followRecords } from "./records/record-follower.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -53,9 +56,15 @@ export const buildApi = (
   }),
   processChecks: readonly ReadyCheck[] = [],
 ) => {
+  const store = makeDb(ch, base);
+  const records = settings.recordCacheDir ? new RecordCache(settings.recordCacheDir) : undefined;
+  const db: DbShape = records ? { ...store, records } : store;
+  const follower = records && followRecords(records, db);
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
-      Layer.succeed(Db, Db.of(makeDb(ch, base))),
+      Layer.succeed(Db, Db.of(db)),
+      // The record cache's follower stops (and its file closes) with the runtime.
+      Layer.effectDiscard(Effect.addFinalizer(() => Effect.promise(async () => follower?.stop()))),
       Layer.succeed(Settings, Settings.of(settings)),
       Layer.effect(
         Verification,
@@ -65,16 +74,22 @@ export const buildApi = (
       ),
     ),
   );
-  const app = makeApp(runtime, settings, ROUTE_SPECS, (router, run) => {
-    docsRoutes(router, ROUTE_SPECS);
-    // Before the routes with path parameters (/contracts/:address).
-    verifyRoutes(router, run);
-    etherscanRoutes(router, run);
-    chainRoutes(router, run);
-    accountRoutes(router, run);
-    statSearchRoutes(router, run);
-    evmRoutes(router, run);
-  });
+  const app = makeApp(
+    runtime,
+    settings,
+    ROUTE_SPECS,
+    (router, run) => {
+      docsRoutes(router, ROUTE_SPECS);
+      // Before the routes with path parameters (/contracts/:address).
+      verifyRoutes(router, run);
+      etherscanRoutes(router, run);
+      chainRoutes(router, run);
+      accountRoutes(router, run);
+      statSearchRoutes(router, run);
+      evmRoutes(router, run);
+    },
+    records && follower && immediateAnswers(db, records, follower),
+  );
   const storeCheck: ReadyCheck = {
     name: "store",
     check: async () => {
@@ -121,7 +136,7 @@ export const buildApi = (
       ctx.body = r;
     } else return next();
   });
-  return { app, runtime, ready };
+  return { app, runtime, ready, records: follower };
 };
 
 /** A readiness report for the public port: each failed check's reason logged, not shown. */
@@ -209,6 +224,7 @@ export const serve = Effect.gen(function* () {
     apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
     maxBodyBytes: cfg.maxBodyBytes,
     trustedProxies: cfg.trustedProxies,
+    recordCacheDir: recordCacheDir(cfg.recordCacheDir, store, cfg.storeDb),
   };
   // The proxy's settings (a policy file among them) are checked before anything waits or listens.
   const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys, cfg.trustedProxies);

@@ -9,7 +9,9 @@ import {
   makeVerification,
   parseApiKeys,
   parseNativeCoins,
+  RecordCacheConfig,
   RpcConfig,
+  recordCacheDir,
   rpcSettings,
   VerifierConfig,
   verifierOptions,
@@ -77,6 +79,7 @@ export const StartConfig = Config.all({
   /** Once serving: replay the whole log into a new table set, then switch to it. */
   reindex: Config.Boolean("REINDEX").pipe(Config.withDefault(false)),
   ...VerifierConfig,
+  ...RecordCacheConfig,
 });
 
 /**
@@ -208,8 +211,9 @@ export const start = Effect.gen(function* () {
     (l) => Effect.promise(() => l.close()),
     { interruptible: true },
   );
+  const chdbDir = join(cfg.dataDir, "chdb");
   const ch = yield* Effect.acquireRelease(
-    Effect.promise(() => openClickHouse({ kind: "chdb", path: join(cfg.dataDir, "chdb") })),
+    Effect.promise(() => openClickHouse({ kind: "chdb", path: chdbDir })),
     (c) => Effect.promise(() => c.close()),
   );
 
@@ -278,6 +282,11 @@ export const start = Effect.gen(function* () {
       apiKeys,
       maxBodyBytes: cfg.maxBodyBytes,
       trustedProxies: cfg.trustedProxies,
+      recordCacheDir: recordCacheDir(
+        cfg.recordCacheDir,
+        { kind: "chdb", path: chdbDir },
+        "explorer",
+      ),
     },
     verification,
     ready,

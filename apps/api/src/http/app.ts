@@ -17,6 +17,7 @@ const isApiError = (e: unknown): e is ApiError =>
 
 import { Db, type StoreState } from "../db.ts";
 import { logLine as log } from "../log.ts";
+import type { ImmediateAnswer } from "../records/immediate.ts";
 import type { Verification } from "../verification/service.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { answerClientErrors } from "./client-errors.ts";
@@ -46,6 +47,11 @@ export interface ApiSettings {
   readonly maxBodyBytes?: number;
   /** Proxies in front that append to X-Forwarded-For (default 0: the TCP peer is the client). */
   readonly trustedProxies?: number;
+  /**
+   * Where transactions and blocks are kept for point lookups (records/record-cache.ts): a
+   * directory of this API's own; none: every lookup reads the store.
+   */
+  readonly recordCacheDir?: string;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
@@ -110,15 +116,23 @@ const everyAnswer = (id: string) => ({
  * Headers of a JSON answer, `gzipped` or not. One large enough to be compressed varies with
  * Accept-Encoding either way, which shared caches must know.
  */
-const jsonHeaders = (json: Buffer, gzipped: boolean): Record<string, string> => ({
+const jsonHeaders = (length: number, gzipped: boolean): Record<string, string> => ({
   "content-type": JSON_TYPE,
-  ...(json.length >= GZIP_FROM_BYTES && { vary: "Accept-Encoding" }),
+  ...(length >= GZIP_FROM_BYTES && { vary: "Accept-Encoding" }),
   ...(gzipped && { "content-encoding": "gzip" }),
 });
 
-/** Whether `json` goes out gzip-compressed to a client sending this Accept-Encoding. */
-const compresses = (json: Buffer, acceptEncoding: string | undefined) =>
-  json.length >= GZIP_FROM_BYTES && acceptsGzip(acceptEncoding);
+/** Whether JSON of `length` bytes goes out gzip-compressed to a client sending this Accept-Encoding. */
+const compresses = (length: number, acceptEncoding: string | undefined) =>
+  length >= GZIP_FROM_BYTES && acceptsGzip(acceptEncoding);
+
+/** A kept answer's JSON as an answer made at once (see answerKept). */
+const keptAnswer = (hit: CachedAnswer, json: Buffer): ImmediateAnswer => ({
+  route: hit.route,
+  length: json.length,
+  json: () => json,
+  gzipped: () => hit.gz,
+});
 
 /**
  * Sends JSON; gzip-compressed (`gzipped` makes it; undefined if it could not) where it is large
@@ -129,8 +143,8 @@ const reply = async (
   json: Buffer,
   gzipped: () => Promise<Buffer | undefined> = () => gzip(json).catch(() => undefined),
 ) => {
-  const gz = compresses(json, ctx.get("accept-encoding")) ? await gzipped() : undefined;
-  ctx.set(jsonHeaders(json, gz !== undefined));
+  const gz = compresses(json.length, ctx.get("accept-encoding")) ? await gzipped() : undefined;
+  ctx.set(jsonHeaders(json.length, gz !== undefined));
   ctx.body = gz ?? json;
 };
 
@@ -144,6 +158,8 @@ export const makeApp = (
   settings: ApiSettings,
   routes: readonly RouteSpec[],
   register: (router: Router, run: (h: Handler) => RouterMiddleware) => void,
+  /** Answers made at once for a GET's URL, before Koa (records/immediate.ts); undefined: Koa's. */
+  immediate: (url: string) => ImmediateAnswer | undefined = () => undefined,
 ) => {
   const app = new Koa();
   const limiter = new RateLimiter(settings.rateLimitPerMinute, settings.apiKeys);
@@ -294,36 +310,49 @@ export const makeApp = (
   };
 
   /**
-   * A GET whose answer is kept and made (and compressed, if the client takes gzip) is answered
-   * here, before Koa: Koa's context and middleware were a third of a hot answer's time on the
+   * A GET whose answer is kept and made (and compressed, if the client takes gzip), or can be made
+   * at once (`immediate`: a record kept beside the store, sent as it is), is answered here, before Koa: Koa's context and middleware were a third of a hot answer's time on the
    * main thread (~17 µs of ~50 for the bench's `/txs?limit=10`). The same bytes, headers, rate
    * limit and metrics as through Koa (timed, as there, up to the answer's writing). Anything else
    * goes on to Koa: false (a kept answer still being made or compressed is found by its route). A fault once the request has taken its rate limit's token is answered
    * 500 here, as Koa would, not thrown into the server (which would end the process).
    */
+  /** The immediate answer, if any; one that fails to be made is left to Koa (and logged). */
+  const madeNow = (url: string) => {
+    try {
+      return immediate(url);
+    } catch (e) {
+      log("warn", { msg: "immediate answer failed", path: url, error: String(e) });
+      return undefined;
+    }
+  };
   const answerKept = (req: IncomingMessage, res: ServerResponse): boolean => {
     const t0 = performance.now();
     const h = req.headers;
     if (req.method !== "GET" || h["content-length"] || h["transfer-encoding"]) return false;
     const kept = keptFor(req.url ?? "");
-    const json = kept?.hit.json;
-    if (!kept || !json) return false;
-    const compressed = compresses(json, h["accept-encoding"]);
-    const gz = compressed ? kept.hit.gz : undefined;
+    const answer = kept
+      ? kept.hit.json && keptAnswer(kept.hit, kept.hit.json)
+      : madeNow(req.url ?? "");
+    if (!answer) return false;
+    const compressed = compresses(answer.length, h["accept-encoding"]);
+    const gz = compressed ? answer.gzipped() : undefined;
     if (compressed && !gz) return false; // Koa's path compresses it
     const id = requestIdOf(h["x-request-id"] as string | undefined); // Node joins repeated ones
     try {
       const a = admission(h.authorization ?? "", clientIp(req, settings.trustedProxies ?? 0));
-      if (!a.refused) cache.get(kept.key); // a read of the answer: counted, made recent
+      if (!a.refused && kept) cache.get(kept.key); // a read of the answer: counted, made recent
       const status = a.refused?.status ?? 200;
       const body = a.refused
         ? Buffer.from(JSON.stringify({ error: a.refused.error }))
-        : (gz ?? json);
-      countAnswer(a.refused ? "other" : kept.hit.route, status, t0);
+        : (gz ?? answer.json());
+      countAnswer(a.refused ? "other" : answer.route, status, t0);
       res.writeHead(status, {
         ...everyAnswer(id),
         ...a.headers,
-        ...(a.refused ? { "content-type": JSON_TYPE } : jsonHeaders(json, gz !== undefined)),
+        ...(a.refused
+          ? { "content-type": JSON_TYPE }
+          : jsonHeaders(answer.length, gz !== undefined)),
         "content-length": body.length,
       });
       res.end(body);

@@ -33,5 +33,8 @@ const gzipAsync = promisify(gzipCb);
  * zlib would go, also runs chDB's queries (4 threads), and a compression queued behind a deep page
  * would wait for it. Larger ones (~0.3-0.6 ms for 220 KB) go to the pool.
  */
-export const gzip = async (body: Buffer): Promise<Buffer> =>
-  body.length <= 64 * 1024 ? gzipSync(body) : gzipAsync(body); // a throw is a rejection
+export const gzip = async (body: Buffer): Promise<Buffer> => gzipNow(body) ?? gzipAsync(body); // a throw is a rejection
+
+/** The bytes gzip-compressed in this thread if they are few enough (see gzip), else undefined. */
+export const gzipNow = (body: Buffer): Buffer | undefined =>
+  body.length <= 64 * 1024 ? gzipSync(body) : undefined;

@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import { perOwner } from "../batch.ts";
-import { Db, type DbShape } from "../db.ts";
+import { Db, type DbShape, type StoreState } from "../db.ts";
 import { JsonText } from "../http/json-text.ts";
 
 export interface ValidatorInfo {
@@ -37,6 +37,14 @@ export const proposerMap = Effect.gen(function* () {
   memo.at = { db: st.db, height: st.height, proposers: st.proposers, map };
   return map;
 });
+
+/** proposerMap's map if it is the one for `st` (no effect to run: for the hot path), else undefined. */
+export const peekProposers = (db: DbShape, st: StoreState) => {
+  const at = proposersOf(db).at;
+  return at?.db === st.db && at.height === st.height && at.proposers === st.proposers
+    ? at.map
+    : undefined;
+};
 
 const proposersOf = perOwner(
   (

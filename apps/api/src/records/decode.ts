@@ -73,7 +73,7 @@ type Message = {
 type TxRecord = { body?: { messages?: Message[] } };
 
 /** The `"to"` addresses in a record's text: every EVM call's target is among them. */
-const targets = (text: string) =>
+export const targets = (text: string) =>
   Array.from(text.matchAll(/"to":"(0x[0-9a-fA-F]{40})"/g), (m) => m[1]!.toLowerCase());
 
 /**

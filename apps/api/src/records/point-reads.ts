@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { Effect } from "effect";
 import { Batcher, perOwner } from "../batch.ts";
 import type { DbShape } from "../db.ts";
@@ -139,6 +140,20 @@ export const found = <V>(value: Promise<V | undefined>, what: string) =>
       : Effect.succeed(v),
   );
 
+/** A projected transaction's record by hash key (txKey): kept beside the store, or read from it. */
+const txRecord = (db: DbShape, key: string) =>
+  Effect.flatMap(db.state, (st) => {
+    const kept = db.records?.txGzipped(st.db, key);
+    return kept ? Effect.succeed(gunzipSync(kept).toString()) : lookup(txRows(db).load(key));
+  });
+
+/** A projected block by height: kept beside the store, or read from it (NotFound if neither has it). */
+export const blockRow = (db: DbShape, h: number) =>
+  Effect.flatMap(db.state, (st) => {
+    const kept = db.records?.block(st.db, h);
+    return kept ? Effect.succeed(kept) : found(blockRows(db).load(h), `block ${h}`);
+  });
+
 /**
  * The EVM hashes a transaction hash names: an EVM hash itself; a Cosmos hash, those its projected
  * transaction carries (none for a Cosmos-only transaction or one not projected), so that a filter
@@ -147,7 +162,7 @@ export const found = <V>(value: Promise<V | undefined>, what: string) =>
 export const evmHashesOf = (db: DbShape, t: ReturnType<typeof txHash>) =>
   t.kind === "evm"
     ? Effect.succeed([t.hash])
-    : Effect.map(lookup(txRows(db).load(txKey(t))), (record) =>
+    : Effect.map(txRecord(db, txKey(t)), (record) =>
         record === undefined
           ? []
           : ((JSON.parse(record) as { evm_txhashes?: string[] }).evm_txhashes ?? []).map((h) =>
@@ -158,7 +173,7 @@ export const evmHashesOf = (db: DbShape, t: ReturnType<typeof txHash>) =>
 /** The transaction with this hash as the API answers it (calls decoded), or undefined. */
 export const txByHash = (db: DbShape, t: ReturnType<typeof txHash>) =>
   Effect.gen(function* () {
-    const record = yield* lookup(txRows(db).load(txKey(t)));
+    const record = yield* txRecord(db, txKey(t));
     if (record === undefined) return undefined;
     const [tx] = yield* decodeTxTexts([record]);
     return tx;

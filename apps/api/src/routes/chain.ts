@@ -10,7 +10,7 @@ import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
 import { blockText, proposerMap } from "../records/block.ts";
 import { decodeTxTexts } from "../records/decode.ts";
-import { blockRows, found, txByHash, txKey } from "../records/point-reads.ts";
+import { blockRow, txByHash, txKey } from "../records/point-reads.ts";
 import { txPositionHeights } from "../records/tx-positions.ts";
 import { SORTS } from "./sorts.ts";
 
@@ -63,7 +63,7 @@ const blockAt = (h: number) =>
       return yield* new NotFound({
         message: `block ${h} not found (projected up to ${st.height})`,
       });
-    const row = yield* found(blockRows(db).load(h), `block ${h}`);
+    const row = yield* blockRow(db, h);
     return blockText(row, yield* proposerMap);
   });
 

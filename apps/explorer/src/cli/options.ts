@@ -218,6 +218,14 @@ const trustedProxies = o(
   "proxies in front of the API that append to X-Forwarded-For: rate limits count the address the outermost one saw (0: the TCP peer)",
   "<n>",
 );
+const recordCache = o(
+  "record-cache",
+  "RECORD_CACHE_DIR",
+  "string",
+  "",
+  "where the API keeps transactions and blocks for point lookups (default: api-records beside the chDB directory; for a ClickHouse server, a directory under the system's temp dir; off: none)",
+  "<dir>",
+);
 const streamConnections = o(
   "stream-connections-per-ip",
   "STREAM_MAX_CONNECTIONS_PER_IP",
@@ -570,6 +578,7 @@ export const apiOptions: readonly Option[] = [
   apiKeys,
   maxBodyBytes,
   trustedProxies,
+  recordCache,
   streamConnections,
   natsStream,
   chainIdNamed,
@@ -627,6 +636,7 @@ export const startOptions: readonly Option[] = [
   apiKeys,
   maxBodyBytes,
   trustedProxies,
+  recordCache,
   streamConnections,
   {
     ...logBackend,
