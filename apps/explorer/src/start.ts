@@ -272,6 +272,7 @@ export const start = Effect.gen(function* () {
   // The API port's /ready says what the admin port's does: the projector's lag (its "store"
   // check in place of the API's own), and the node's when one is followed (a load balancer sees
   // one process).
+  const records = recordCacheDir(cfg.recordCacheDir, { kind: "chdb", path: chdbDir }, "explorer");
   const { app, runtime } = buildApi(
     ch,
     "explorer",
@@ -282,11 +283,7 @@ export const start = Effect.gen(function* () {
       apiKeys,
       maxBodyBytes: cfg.maxBodyBytes,
       trustedProxies: cfg.trustedProxies,
-      recordCacheDir: recordCacheDir(
-        cfg.recordCacheDir,
-        { kind: "chdb", path: chdbDir },
-        "explorer",
-      ),
+      recordCacheDir: records,
     },
     verification,
     ready,
@@ -304,7 +301,7 @@ export const start = Effect.gen(function* () {
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
       `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => publicUrl((u.http ?? u.ws)!)).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
       `  health        ${base}/health and ${base}/ready`,
-      `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/)`,
+      `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/; ${records ? `the API's record cache in ${records}` : "no record cache"})`,
       `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
