@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { StoreTarget } from "@explorer/store";
 import type { VerifierOptions } from "@explorer/verifier";
@@ -37,8 +37,9 @@ export const RecordCacheConfig = {
 
 /**
  * The record cache's directory for a store: the one set; by default `api-records` beside a chDB
- * directory, or for a server one under the system's temp dir named after the server and database
- * (the file is a cache: lost, it is filled again); `off`: none (undefined).
+ * directory, or for a server one under ~/.cache/cosmos-evm-explorer/api-records named after the
+ * server and database (not the temp dir, which can be memory; the file is a cache: lost, it is
+ * filled again); `off`: none (undefined).
  */
 export const recordCacheDir = (setting: string, store: StoreTarget, storeDb: string) => {
   if (setting === "off") return undefined;
@@ -47,7 +48,7 @@ export const recordCacheDir = (setting: string, store: StoreTarget, storeDb: str
   const name = createHash("sha256")
     .update(`${store.url}/${store.username ?? ""}/${storeDb}`)
     .digest("hex");
-  return join(tmpdir(), "explorer-api-records", name.slice(0, 16));
+  return join(homedir(), ".cache", "cosmos-evm-explorer", "api-records", name.slice(0, 16));
 };
 
 export const ApiConfig = Config.all({

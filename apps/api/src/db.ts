@@ -26,8 +26,8 @@ export interface StoreState {
 
 /** Records kept outside the engine for point lookups (records/record-cache.ts). */
 export interface KeptRecords {
-  /** A transaction's record, gzip-compressed. */
-  readonly txGzipped: (set: string, key: string) => Buffer | undefined;
+  /** A transaction's record, gzip-compressed, if at a height up to `upTo`. */
+  readonly txGzipped: (set: string, key: string, upTo: number) => Buffer | undefined;
   readonly block: (set: string, height: number) => StoredBlock | undefined;
 }
 

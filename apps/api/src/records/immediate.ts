@@ -37,7 +37,7 @@ export const immediateAnswers =
     if (!st) return undefined;
     const tx = TX.exec(url)?.[1];
     if (tx !== undefined) {
-      const gz = cache.txGzipped(st.db, txKey(txHash(tx))); // the form checked above: no throw
+      const gz = cache.txGzipped(st.db, txKey(txHash(tx)), st.height); // the form checked above: no throw
       if (!gz) return undefined;
       if (st.verified > 0) {
         const verified = follower.verifiedOf(st);

@@ -143,7 +143,7 @@ export const found = <V>(value: Promise<V | undefined>, what: string) =>
 /** A projected transaction's record by hash key (txKey): kept beside the store, or read from it. */
 const txRecord = (db: DbShape, key: string) =>
   Effect.flatMap(db.state, (st) => {
-    const kept = db.records?.txGzipped(st.db, key);
+    const kept = db.records?.txGzipped(st.db, key, st.height);
     return kept ? Effect.succeed(gunzipSync(kept).toString()) : lookup(txRows(db).load(key));
   });
 

@@ -1,10 +1,13 @@
+import { gzipSync } from "node:zlib";
 import { Effect } from "effect";
 import type { DbShape, StoreState } from "../db.ts";
 import { logLine } from "../log.ts";
 import type { RecordCache, RecordChunk } from "./record-cache.ts";
 
-/** Blocks read from the store at a time. */
-const CHUNK_BLOCKS = 200;
+/** Transactions read from the store at a time, about (the blocks of a chunk are sized to it). */
+const CHUNK_TXS = 2000;
+/** Records compressed between two turns of the event loop (~2 ms of the main thread). */
+const SLICE = 50;
 
 export interface RecordFollower {
   /** The addresses of `st`'s verified contracts (lowercase), once read for its count; else undefined. */
@@ -16,11 +19,14 @@ export interface RecordFollower {
 
 /**
  * Keeps the record cache filled with what the store has projected: every `everyMs` (and at once),
- * the blocks above the cache's height up to the projected one are read in chunks and kept. The
- * catch-up after a start on a large store (~16,000 transactions a second on 2 cores) reads at
- * most half the time (a pause as long as each chunk took), so that a projector in the same
- * process keeps most of the machine; a line on stderr every 10 s says how far it is. A failed
- * read is logged and tried again at the next turn; lookups meanwhile are read from the store.
+ * the blocks above the cache's height up to the projected one are read in chunks of about
+ * CHUNK_TXS transactions and kept, their records compressed a few at a time between turns of the
+ * event loop (requests are answered in between). The catch-up after a start on a large store
+ * works at most half the time (a pause as long as each chunk took), so that a projector in the
+ * same process keeps most of the machine; a line on stderr every 10 s says how far it is. It stops
+ * when the API moves to another table set, and goes on with that one. The set's stamp is read
+ * every turn (a migration applied meanwhile empties the file). A failure is logged (once until it
+ * changes) and tried again at the next turn; lookups meanwhile are read from the store.
  */
 export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): RecordFollower => {
   let stopped = false;
@@ -34,20 +40,26 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
         w.done();
       }
   };
+  let blocksPerChunk = 50;
   const turn = async () => {
     const st = await Effect.runPromise(db.state);
     if (st.height === 0) return;
     if (verified?.db !== st.db || verified.count !== st.verified)
       verified = { db: st.db, count: st.verified, addresses: await verifiedAddresses(db, st) };
-    if (cache.set !== st.db) cache.use(st.db, await stampOf(db, st));
+    await cache.use(st.db, await stampOf(db, st.db));
     const start = cache.filled(st.db);
     let lastSaid = Date.now();
-    while (!stopped && cache.filled(st.db) < st.height) {
+    while (!stopped && cache.filled(st.db) < st.height && (db.peek()?.db ?? st.db) === st.db) {
       const t0 = performance.now();
       const from = Math.max(cache.filled(st.db) + 1, st.first);
-      const to = Math.min(st.height, from + CHUNK_BLOCKS - 1);
-      await cache.put(st.db, await readChunk(db, st.db, from, to));
+      const to = Math.min(st.height, from + blocksPerChunk - 1);
+      const chunk = await readChunk(db, st.db, from, to);
+      if (stopped || cache.set !== st.db) return;
+      cache.put(st.db, chunk);
       wake();
+      // the next chunk's blocks: about CHUNK_TXS transactions at this chunk's rate
+      const perBlock = chunk.txs.length / (to - from + 1);
+      blocksPerChunk = Math.max(1, Math.min(1000, Math.floor(CHUNK_TXS / Math.max(perBlock, 1))));
       if (Date.now() - lastSaid > 10_000) {
         lastSaid = Date.now();
         logLine("info", {
@@ -61,11 +73,19 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
       if (to < st.height) await sleep(performance.now() - t0);
     }
   };
+  let lastError = "";
   const tick = () => {
     running ??= turn()
-      .catch((e: unknown) => {
-        logLine("warn", { msg: "record cache: reading the store failed", error: String(e) });
-      })
+      .then(
+        () => {
+          lastError = "";
+        },
+        (e: unknown) => {
+          if (String(e) !== lastError)
+            logLine("warn", { msg: "record cache: filling failed", error: String(e) });
+          lastError = String(e);
+        },
+      )
       .finally(() => {
         running = undefined;
       });
@@ -85,7 +105,7 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
       stopped = true;
       clearInterval(timer);
       await running;
-      cache.close();
+      await cache.close();
     },
   };
 };
@@ -93,18 +113,18 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * What a set's kept file must match: its last migration (one may rewrite records) and its first
- * block's record (a set deleted and made again under the same name, from another chain or start).
+ * What a set's kept file must match: its database's UUID (a set deleted and made again under the
+ * same name has another) and its last migration (one may rewrite records).
  */
-const stampOf = async (db: DbShape, st: StoreState) => {
+const stampOf = async (db: DbShape, set: string) => {
   const [row] = await Effect.runPromise(
     db.fields(
-      `SELECT (SELECT max(name) FROM ${st.db}._migrations), (SELECT toString(cityHash64(any(record))) FROM ${st.db}.blocks WHERE height = {first:UInt64})`,
-      { first: st.first },
+      `SELECT (SELECT toString(uuid) FROM system.databases WHERE name = {set:String}), (SELECT max(name) FROM ${set}._migrations)`,
+      { set },
       2,
     ),
   );
-  return `${row?.[0]}/${st.first}/${row?.[1]}`;
+  return `${row?.[0]}/${row?.[1]}`;
 };
 
 const verifiedAddresses = async (db: DbShape, st: StoreState) =>
@@ -142,11 +162,16 @@ const readChunk = async (
       ),
     ),
   ]);
+  const gzipped: Buffer[] = [];
+  for (const [, , , record] of txs) {
+    if (gzipped.length % SLICE === 0) await new Promise((r) => setImmediate(r));
+    gzipped.push(gzipSync(record!));
+  }
   return {
     from,
     to,
     txs: txs.map(
-      ([h, idx, keys, record]) => [Number(h), Number(idx), keys!.split(" "), record!] as const,
+      ([h, idx, keys], i) => [Number(h), Number(idx), keys!.split(" "), gzipped[i]!] as const,
     ),
     blocks: blocks.map(([h, p, record]) => [Number(h), p!, record!] as const),
   };

@@ -223,7 +223,7 @@ const recordCache = o(
   "RECORD_CACHE_DIR",
   "string",
   "",
-  "where the API keeps transactions and blocks for point lookups (default: api-records beside the chDB directory; for a ClickHouse server, a directory under the system's temp dir; off: none)",
+  "where the API keeps transactions and blocks for point lookups (default: api-records beside the chDB directory; for a ClickHouse server, one under ~/.cache/cosmos-evm-explorer/api-records; off: none)",
   "<dir>",
 );
 const streamConnections = o(
