@@ -19,6 +19,17 @@ import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
  */
 let store: ScenarioStore;
 let closeCached: (() => Promise<void>) | undefined;
+/** The scenario's last block. */
+let top = 0;
+const recordsDir = mkdtempSync(join(tmpdir(), "api-record-cache-"));
+const cachedApi = () =>
+  buildApi(store.ch, "cached", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1e9,
+    apiKeys: new Map(),
+    recordCacheDir: recordsDir,
+  });
 /** Requests the cached API took through Koa (the others were answered before it). */
 let throughKoa: MockInstance;
 let db = "";
@@ -67,16 +78,8 @@ beforeAll(async () => {
   db = (await ensureCurrentSet(store.ch, "cached")).db;
   await store.project(db);
   bases.store = await store.api("cached");
-  const api = buildApi(store.ch, "cached", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
-    recordCacheDir: mkdtempSync(join(tmpdir(), "api-record-cache-")),
-  });
-  const top = Number(
-    (await rows<{ h: string }>(`SELECT max(height) AS h FROM ${db}.blocks`))[0]!.h,
-  );
+  const api = cachedApi();
+  top = Number((await rows<{ h: string }>(`SELECT max(height) AS h FROM ${db}.blocks`))[0]!.h);
   await api.records!.filledTo(db, top);
   throughKoa = vi.spyOn(api.app, "createContext");
   const { server, port } = await listenLocal(api.app);
@@ -119,9 +122,6 @@ describe("an API with a record cache answers as one reading the store", () => {
   });
 
   it("every block, with and without gzip", async () => {
-    const [{ top }] = (await rows<{ top: number }>(
-      `SELECT max(height) AS top FROM ${db}.blocks FINAL`,
-    )) as [{ top: number }];
     await same("/blocks/1"); // the proposers' names read (through Koa) for this height
     const koa = throughKoa.mock.calls.length;
     for (let h = 1; h <= top; h++) {
@@ -141,5 +141,34 @@ describe("an API with a record cache answers as one reading the store", () => {
     ])
       expect([400, 404], path).toContain((await same(path)).status);
     await same("/blocks/01"); // the route's, as the cache takes only the plain form
+  });
+
+  it("after a restart, from the file it kept: full at once, nothing read again", async () => {
+    const txs = await rows<{ txhash: string }>(`SELECT txhash FROM ${db}.txs FINAL`);
+    await closeCached?.();
+    // the store can no longer give records to fill from (the routes read tx_records)
+    await store.ch.command({ query: `RENAME TABLE ${db}.txs TO ${db}.txs_away` });
+    const again = cachedApi();
+    try {
+      let full = false;
+      await Promise.race([
+        again.records!.filledTo(db, top).then(() => {
+          full = true;
+        }),
+        new Promise((r) => setTimeout(r, 10_000)),
+      ]);
+      expect(full).toBe(true);
+      const koa = vi.spyOn(again.app, "createContext");
+      const { server, port } = await listenLocal(again.app);
+      bases.cached = `http://127.0.0.1:${port}/api/1.0`;
+      closeCached = async () => {
+        await new Promise((r) => server.close(r));
+        await again.runtime.dispose();
+      };
+      for (const t of txs) expect((await same(`/txs/${t.txhash}`)).status).toBe(200);
+      expect(koa.mock.calls.length).toBeLessThan(txs.length / 10);
+    } finally {
+      await store.ch.command({ query: `RENAME TABLE ${db}.txs_away TO ${db}.txs` });
+    }
   });
 });

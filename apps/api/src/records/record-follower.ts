@@ -47,6 +47,7 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
     if (verified?.db !== st.db || verified.count !== st.verified)
       verified = { db: st.db, count: st.verified, addresses: await verifiedAddresses(db, st) };
     await cache.use(st.db, await stampOf(db, st.db));
+    wake(); // a file kept from before may hold all already
     const start = cache.filled(st.db);
     let lastSaid = Date.now();
     while (!stopped && cache.filled(st.db) < st.height && (db.peek()?.db ?? st.db) === st.db) {
