@@ -128,15 +128,16 @@ const stampOf = async (db: DbShape, set: string) => {
   return `${row?.[0]}/${row?.[1]}`;
 };
 
+/** The addresses of `st`'s verified contracts (stored lowercase, as decode.ts looks them up). */
 const verifiedAddresses = async (db: DbShape, st: StoreState) =>
   st.verified === 0
     ? new Set<string>()
     : new Set(
         (
           await Effect.runPromise(
-            db.fields(`SELECT address, 0 FROM ${st.db}.verified_contracts FINAL`, {}, 2),
+            db.query<{ address: string }>(`SELECT address FROM ${st.db}.verified_contracts FINAL`),
           )
-        ).map(([a]) => a!.toLowerCase()),
+        ).map((r) => r.address),
       );
 
 /** The records of heights `from`..`to` of `set` (each key of a transaction as the lookup index has it). */
