@@ -263,7 +263,7 @@ describe("npm start: a sample copy it cannot replay (damaged, or a full disk)", 
     );
     expect(r).toEqual({
       code: 1,
-      last: `explorer: BadSetup: the sample copy ${join(dataDir, "sample", "log.dat")} is damaged (not a gzip record: incorrect header check): delete ${dataDir} to start over`,
+      last: `explorer: BadSetup: the sample copy ${join(dataDir, "sample", "log.dat")} is damaged (not a log record: neither of this build's encodings): delete ${dataDir} to start over`,
     });
   }, 60_000);
 });

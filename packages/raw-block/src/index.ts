@@ -1,5 +1,7 @@
 export * from "./codec.ts";
 export * from "./consensus.ts";
 export * from "./hex.ts";
+export * from "./json-out.ts";
+export * from "./packed.ts";
 export * from "./touched.ts";
 export * from "./types.ts";

@@ -1,0 +1,173 @@
+import { isUtf8 } from "node:buffer";
+
+/**
+ * JSON text written as UTF-8 bytes into one growing buffer: literal pieces, JavaScript values
+ * (through JSON.stringify) and string bytes copied from elsewhere (MessagePack, see
+ * Packed.json), escaped exactly as JSON.stringify escapes them. The projector builds records with
+ * it and hands their bytes to the store as they are.
+ */
+export class JsonOut {
+  private buf: Buffer;
+  private n = 0;
+
+  constructor(size = 64 * 1024) {
+    this.buf = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.n;
+  }
+
+  private room(k: number): void {
+    if (this.n + k <= this.buf.length) return;
+    const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.n + k));
+    this.buf.copy(next, 0, 0, this.n);
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    if (this.n >= this.buf.length) this.room(1);
+    this.buf[this.n++] = b;
+  }
+
+  /** Text that is only ASCII (keys, punctuation, numbers): copied code unit by code unit. */
+  ascii(s: string): void {
+    this.room(s.length);
+    const b = this.buf;
+    let at = this.n;
+    for (let i = 0; i < s.length; i++) b[at++] = s.charCodeAt(i);
+    this.n = at;
+  }
+
+  /** Any text, as UTF-8 (JSON text already, such as JSON.stringify's output). */
+  text(s: string): void {
+    const len = s.length;
+    this.room(len * 3);
+    if (len <= 256) {
+      // short text is mostly ASCII: copied here, without a call into the runtime
+      const b = this.buf;
+      let at = this.n;
+      for (let i = 0; i < len; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0x7f) {
+          this.n += b.write(s, this.n, "utf8");
+          return;
+        }
+        b[at++] = c;
+      }
+      this.n = at;
+      return;
+    }
+    this.n += this.buf.write(s, this.n, "utf8");
+  }
+
+  /** A JavaScript value as JSON.stringify writes it (`undefined`, which it leaves out, as null). */
+  value(v: unknown): void {
+    if (typeof v === "number" && Number.isSafeInteger(v) && !Object.is(v, -0))
+      this.ascii(String(v));
+    else this.text(JSON.stringify(v) ?? "null");
+  }
+
+  /** A JavaScript string as a JSON string (as JSON.stringify writes it). */
+  quoted(s: string): void {
+    const len = s.length;
+    this.room(len + 2);
+    const b = this.buf;
+    let at = this.n;
+    b[at++] = 0x22;
+    for (let i = 0; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) {
+        this.text(JSON.stringify(s));
+        return;
+      }
+      b[at++] = c;
+    }
+    b[at++] = 0x22;
+    this.n = at;
+  }
+
+  /** Strings as a JSON array (see quoted). */
+  strings(list: readonly string[]): void {
+    this.byte(0x5b);
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0) this.byte(0x2c);
+      this.quoted(list[i]!);
+    }
+    this.byte(0x5d);
+  }
+
+  /**
+   * A string whose UTF-8 bytes are `src[s, s + len)`, quoted and escaped as JSON.stringify does.
+   * Bytes that are not UTF-8 are read as Buffer#toString reads them (U+FFFD for each bad
+   * sequence), so the text written is always UTF-8.
+   */
+  string(src: Uint8Array, s: number, len: number): void {
+    if (this.n + len * 6 + 2 > this.buf.length) this.room(len * 6 + 2);
+    const o = this.buf;
+    let at = this.n;
+    o[at++] = 0x22;
+    let high = 0;
+    for (let i = s, e = s + len; i < e; i++) {
+      const c = src[i]!;
+      high |= c;
+      if (ESCAPED[c] === 0) o[at++] = c;
+      else at = escapeByte(o, at, c);
+    }
+    if (high >= 0x80 && !isUtf8(src.subarray(s, s + len))) {
+      this.text(JSON.stringify(Buffer.from(src.buffer, src.byteOffset + s, len).toString("utf8")));
+      return;
+    }
+    o[at++] = 0x22;
+    this.n = at;
+  }
+
+  /** What another writer holds, copied. */
+  append(other: JsonOut): void {
+    this.room(other.n);
+    other.buf.copy(this.buf, this.n, 0, other.n);
+    this.n += other.n;
+  }
+
+  /** Empties the writer to use it again (its bytes are overwritten). */
+  clear(): void {
+    this.n = 0;
+  }
+
+  /** Everything written, and the writer emptied (the bytes are the caller's; it starts a small buffer). */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.n);
+    this.buf = Buffer.allocUnsafeSlow(1024);
+    this.n = 0;
+    return out;
+  }
+}
+
+const HEX = "0123456789abcdef";
+/** 1 for the bytes JSON escapes: control characters, the quote and the backslash. */
+const ESCAPED = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) ESCAPED[c] = 1;
+ESCAPED[0x22] = 1;
+ESCAPED[0x5c] = 1;
+const SHORT: Record<number, number> = { 8: 0x62, 9: 0x74, 10: 0x6e, 12: 0x66, 13: 0x72 };
+
+/** The escape of byte c (a quote, a backslash or a control character) at o[at]; returns the next position. */
+const escapeByte = (o: Uint8Array, at: number, c: number): number => {
+  o[at] = 0x5c;
+  if (c === 0x22 || c === 0x5c) {
+    o[at + 1] = c;
+    return at + 2;
+  }
+  const short = SHORT[c];
+  if (short !== undefined) {
+    o[at + 1] = short;
+    return at + 2;
+  }
+  o[at + 1] = 0x75; // \u00XX
+  o[at + 2] = 0x30;
+  o[at + 3] = 0x30;
+  o[at + 4] = HEX.charCodeAt(c >> 4);
+  o[at + 5] = HEX.charCodeAt(c & 15);
+  return at + 6;
+};
