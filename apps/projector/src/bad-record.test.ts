@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import type { ClickHouseClient } from "@clickhouse/client";
+import { decodeRecord, encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { ensureCurrentSet, migrate, openClickHouse } from "@explorer/store";
 import { Effect, Layer } from "effect";
@@ -78,6 +79,21 @@ describe("a record that cannot be projected", () => {
       expect((await readProgress(ch, db)).height).toBe(GOOD);
       await log.close();
     });
+
+  it("is a record of today's encoding cut short: named, nothing of it written", async () => {
+    const whole = encodeRecord(decodeRecord(await blockPayload(GOOD + 1)));
+    const log = await logWith("cut", whole.subarray(0, whole.length - 40));
+    await migrate(ch, "bad_cut");
+    await expect(
+      projectLog(ch, "bad_cut", log, { ...options, batchBlocks: 5, workers: 2 }),
+    ).rejects.toThrow(
+      new RegExp(
+        `^log record ${GOOD + 1} \\(block ${GOOD + 1}, height ${GOOD + 1}\\) cannot be projected: .*Brotli`,
+      ),
+    );
+    expect((await readProgress(ch, "bad_cut")).height).toBe(GOOD);
+    await log.close();
+  });
 
   it("is a block filed under another height: said as such, not as a gap", async () => {
     const log = await logWith("misfiled", await blockPayload(GOOD + 5));

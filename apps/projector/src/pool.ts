@@ -13,7 +13,8 @@ import {
  * be projected is a RecordError; a worker that dies fails its records with a plain Error.
  */
 export interface ProjectionPool {
-  project(payload: Uint8Array): Promise<ProjectedEntry>;
+  /** `owned`: the payload's memory is the caller's alone, and may be handed over as it is (LogEntry.owned). */
+  project(payload: Uint8Array, owned?: boolean): Promise<ProjectedEntry>;
   close(): Promise<void>;
 }
 
@@ -59,15 +60,21 @@ class WorkerPool implements ProjectionPool {
     }
   }
 
-  project(payload: Uint8Array): Promise<ProjectedEntry> {
+  project(payload: Uint8Array, owned = false): Promise<ProjectedEntry> {
     const slot = this.workers[this.next++ % this.workers.length]!;
     if (slot.dead) return Promise.reject(slot.dead);
     const id = this.id++;
-    // An exact copy: a view's whole underlying buffer would be cloned otherwise.
-    const copy = new Uint8Array(payload);
+    // An owned payload (the embedded log reads each record into memory of its own) is handed
+    // over as it is, its buffer no longer usable here, if it is most of that buffer; any other is
+    // copied first: a view's whole buffer would be moved, and may hold other entries' bytes.
+    const whole =
+      owned &&
+      payload.buffer instanceof ArrayBuffer &&
+      payload.buffer.byteLength <= payload.byteLength + 4096;
+    const sent = whole ? payload : new Uint8Array(payload);
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
-      slot.w.postMessage({ id, payload: copy }, [copy.buffer]);
+      slot.w.postMessage({ id, payload: sent }, [sent.buffer as ArrayBuffer]);
     });
   }
 

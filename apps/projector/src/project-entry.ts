@@ -1,11 +1,17 @@
 import {
   type BlockRow,
+  openBlock,
   type ProjectionContext,
   projectMetadataRecord,
   projectRawBlock,
   projectVerificationRecord,
 } from "@explorer/projections";
-import { decodeRecord, isMetadataRecord, isVerificationRecord } from "@explorer/raw-block";
+import {
+  isMetadataRecord,
+  isVerificationRecord,
+  type LogRecord,
+  openRecord,
+} from "@explorer/raw-block";
 import { encodeRowBinary, RowBinaryWriter, type TableColumns } from "@explorer/store";
 
 const columnsOf = (columns: TableColumns, table: string) => {
@@ -40,16 +46,17 @@ export const encodeRows = (
 ): Uint8Array => encodeRowBinary(columnsOf(columns, table), rows);
 
 /**
- * One log entry, decoded, projected and encoded, ready to insert. The `blocks` row is left as an
- * object: its `txs_before` (transactions in all earlier blocks) is the one value that depends on
- * the blocks before, so the writer fills it in, in height order.
+ * One log entry, decoded, projected and encoded, ready to insert. The `blocks` row's `txs_before`
+ * (transactions in all earlier blocks) is the one value that depends on the blocks before: it is
+ * encoded as 0, and the writer fills it in, in height order.
  */
 export interface ProjectedEntry {
   readonly kind: "block" | "metadata";
   readonly height: number;
   /** Transactions in the block (0 for metadata). */
   readonly txs: number;
-  readonly block?: Omit<BlockRow, "txs_before">;
+  /** The `blocks` row, and where in it the 8 bytes of `txs_before` (a UInt64) are. */
+  readonly block?: { readonly row: Uint8Array; readonly txsBeforeAt: number };
   /** Every other table's rows, encoded. */
   readonly tables: ReadonlyArray<readonly [string, Uint8Array]>;
 }
@@ -59,37 +66,61 @@ export type EntryContext = Omit<ProjectionContext, "txsBefore"> & {
   readonly columns: TableColumns;
 };
 
-/** Decodes a log record and turns it into encoded rows. Pure: the same bytes give the same output. */
+/**
+ * Decodes a log record and turns it into encoded rows. Pure: the same bytes give the same output.
+ * A block record is read in place (openBlock); metadata and verification records, which openBlock
+ * reads whole (they have no part it leaves in place), by their kind.
+ */
 export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedEntry => {
-  const record = decodeRecord(payload);
+  const input = openBlock(openRecord(payload));
+  if ((input.raw as { kind?: unknown }).kind === undefined) {
+    const { blocks, ...rest } = projectRawBlock(input, { ...ctx, txsBefore: 0 });
+    const { tables, block } = encodeTables(ctx, rest, blocks![0] as BlockRow);
+    return { kind: "block", height: input.raw.height, txs: input.txs.length, block, tables };
+  }
+  const record = input.raw as unknown as LogRecord;
   if (isMetadataRecord(record))
     return {
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(ctx, projectMetadataRecord(record)),
+      tables: encodeTables(ctx, projectMetadataRecord(record)).tables,
     };
   if (isVerificationRecord(record))
     return {
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(ctx, projectVerificationRecord(record)),
+      tables: encodeTables(ctx, projectVerificationRecord(record)).tables,
     };
-  const { blocks, ...rest } = projectRawBlock(record, { ...ctx, txsBefore: 0 });
-  const { txs_before: _, ...block } = blocks![0] as BlockRow;
-  return {
-    kind: "block",
-    height: record.height,
-    txs: record.txs.length,
-    block,
-    tables: encodeTables(ctx, rest),
-  };
+  throw new Error(
+    `a record of kind ${JSON.stringify((record as { kind?: unknown }).kind)}, which this build does not know`,
+  );
 };
 
-/** Every table's rows in one buffer (one transfer back from a worker), a view of it per table. */
-const encodeTables = (ctx: EntryContext, rows: Record<string, readonly object[]>) => {
+/**
+ * Every table's rows in one buffer (one transfer back from a worker), a view of it per table; the
+ * block's row first, split around `txs_before`, whose place it says.
+ */
+const encodeTables = (
+  ctx: EntryContext,
+  rows: Record<string, readonly object[]>,
+  block?: BlockRow,
+) => {
   const w = new RowBinaryWriter();
+  let blockAt: { start: number; txsBeforeAt: number } | undefined;
+  if (block) {
+    const cols = columnsOf(ctx.columns, "blocks");
+    const i = cols.findIndex((c) => c.name === "txs_before");
+    if (i < 0 || cols[i]!.typeName !== "UInt64")
+      throw new Error("the table set's blocks has no UInt64 txs_before");
+    const start = w.length;
+    w.write(cols.slice(0, i), [block]);
+    const txsBeforeAt = w.length - start;
+    w.write(cols.slice(i), [{ ...block, txs_before: 0 }]);
+    blockAt = { start, txsBeforeAt };
+  }
+  const blockEnd = w.length;
   const spans = Object.entries(rows)
     .filter(([, list]) => list.length > 0)
     .map(([table, list]) => {
@@ -98,5 +129,11 @@ const encodeTables = (ctx: EntryContext, rows: Record<string, readonly object[]>
       return [table, start, w.length] as const;
     });
   const bytes = w.finish();
-  return spans.map(([table, start, end]) => [table, bytes.subarray(start, end)] as const);
+  return {
+    tables: spans.map(([table, start, end]) => [table, bytes.subarray(start, end)] as const),
+    block: blockAt && {
+      row: bytes.subarray(blockAt.start, blockEnd),
+      txsBeforeAt: blockAt.txsBeforeAt,
+    },
+  };
 };

@@ -168,7 +168,7 @@ export const projectLog = async (
         break;
       }
       if (e.kind === "block" && e.height <= from.height) continue;
-      const projected = located(e, pool.project(e.payload));
+      const projected = located(e, pool.project(e.payload, e.owned));
       projected.catch(() => {}); // surfaced when its turn comes (addOldest)
       ahead.push(projected);
       if (ahead.length >= AHEAD) go = await addOldest();

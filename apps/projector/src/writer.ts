@@ -95,10 +95,13 @@ export class BatchWriter {
       if (entry.height !== this.lastHeight + 1) {
         throw new Error(`log gap or disorder: got height ${entry.height} after ${this.lastHeight}`);
       }
-      this.push(
-        "blocks",
-        encodeRows(this.columns, "blocks", [{ ...entry.block, txs_before: this.txsTotal }]),
+      const { row, txsBeforeAt } = entry.block;
+      new DataView(row.buffer, row.byteOffset, row.byteLength).setBigUint64(
+        txsBeforeAt,
+        BigInt(this.txsTotal),
+        true,
       );
+      this.push("blocks", row);
       this.txsTotal += entry.txs;
       this.lastHeight = entry.height;
       this.blocks++;

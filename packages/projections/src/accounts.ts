@@ -1,4 +1,4 @@
-import type { RawBlockV1 } from "@explorer/raw-block";
+import type { LightBlock } from "@explorer/raw-block";
 import { bech32ToHexLower, checksummed } from "./address-cache.ts";
 import { blockTime, chTime, obj, type ProjectionContext, str } from "./context.ts";
 
@@ -19,7 +19,7 @@ export interface AddressRow {
 export const evmForm = (bech32: string): string => checksummed(bech32ToHexLower(bech32) ?? "");
 
 /** Account state rows for every account touched at H, with native balances for the rich list. */
-export const projectAccounts = (raw: RawBlockV1, ctx: ProjectionContext) => {
+export const projectAccounts = (raw: LightBlock, ctx: ProjectionContext) => {
   const time = chTime(blockTime(raw));
   const addresses: AddressRow[] = [];
   const address_balances: { denom: string; address: string; amount: string; height: number }[] = [];

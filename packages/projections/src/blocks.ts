@@ -1,4 +1,4 @@
-import type { RawBlockV1 } from "@explorer/raw-block";
+import type { LightBlock } from "@explorer/raw-block";
 import { arr, blockTime, chTime, obj, type ProjectionContext, str } from "./context.ts";
 import { txHashesOf } from "./txs.ts";
 
@@ -20,7 +20,7 @@ export interface SignatureRow {
 }
 
 /** The SPEC Block record (without `proposer`, which the API resolves from the validators). */
-export const blockRecord = (raw: RawBlockV1) => {
+export const blockRecord = (raw: LightBlock) => {
   const b = obj(raw.comet.block.block);
   const h = obj(b.header);
   const lastId = obj(h.last_block_id);
@@ -72,7 +72,7 @@ export const blockRecord = (raw: RawBlockV1) => {
 };
 
 export const projectBlock = (
-  raw: RawBlockV1,
+  raw: LightBlock,
   ctx: ProjectionContext,
 ): { blocks: BlockRow[]; validator_signatures: SignatureRow[] } => {
   const record = blockRecord(raw);

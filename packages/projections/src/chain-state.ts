@@ -1,6 +1,6 @@
-import type { RawBlockV1 } from "@explorer/raw-block";
+import type { LightBlock } from "@explorer/raw-block";
 
-export const projectChainState = (raw: RawBlockV1) => ({
+export const projectChainState = (raw: LightBlock) => ({
   chain_state: [
     {
       height: raw.height,

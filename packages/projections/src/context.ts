@@ -1,4 +1,4 @@
-import type { Json, JsonObject, RawBlockV1 } from "@explorer/raw-block";
+import type { Json, JsonObject, LightBlock } from "@explorer/raw-block";
 
 /** What a projection needs beyond the RawBlock itself. */
 export interface ProjectionContext {
@@ -17,7 +17,7 @@ export const obj = (v: Json | undefined): JsonObject =>
   v && typeof v === "object" && !Array.isArray(v) ? v : {};
 
 /** Block time with millisecond precision (ClickHouse DateTime64(3) input and the SPEC's timestamps). */
-export const blockTime = (raw: RawBlockV1): string => new Date(raw.time).toISOString();
+export const blockTime = (raw: LightBlock): string => new Date(raw.time).toISOString();
 
 /** ClickHouse DateTime64(3) literal: 'YYYY-MM-DD hh:mm:ss.mmm'. */
 export const chTime = (iso: string): string => iso.replace("T", " ").replace("Z", "");

@@ -1,7 +1,7 @@
 import {
   hexToBigInt,
+  type LightBlock,
   type MetadataRecordV1,
-  type RawBlockV1,
   TOPIC,
   type TokenStandard,
   transferBatch,
@@ -26,7 +26,7 @@ interface Log {
 }
 
 /** Logs of successful transactions, in block order, with their positions. */
-export const logsOf = (raw: RawBlockV1): Log[] =>
+export const logsOf = (raw: LightBlock): Log[] =>
   raw.evm.receipts.map(obj).flatMap((r) => {
     if (str(r.status) !== "0x1") return [];
     return arr(r.logs)
@@ -43,7 +43,7 @@ export const logsOf = (raw: RawBlockV1): Log[] =>
       }));
   });
 
-export const projectEventLogs = (raw: RawBlockV1) => {
+export const projectEventLogs = (raw: LightBlock) => {
   const time = chTime(blockTime(raw));
   const blockHash = str(raw.evm.block?.hash).toLowerCase();
   const event_logs = logsOf(raw).map((l) => ({
@@ -62,7 +62,7 @@ export const projectEventLogs = (raw: RawBlockV1) => {
   return { event_logs };
 };
 
-export const projectContracts = (raw: RawBlockV1) => {
+export const projectContracts = (raw: LightBlock) => {
   const time = chTime(blockTime(raw));
   const contracts = raw.contracts.map((c) => ({
     address: c.address,
@@ -94,7 +94,7 @@ export const projectContracts = (raw: RawBlockV1) => {
 };
 
 /** Token transfers read from the logs: Transfer (CFC-20: 3 topics; CFC-721: 4), TransferSingle, TransferBatch. */
-export const projectTokenTransfers = (raw: RawBlockV1) => {
+export const projectTokenTransfers = (raw: LightBlock) => {
   const time = chTime(blockTime(raw));
   const token_transfers: {
     block_number: number;
@@ -175,7 +175,7 @@ export const projectTokenTransfers = (raw: RawBlockV1) => {
 };
 
 /** Holder balances and NFT owners as the tokens answered at H. */
-export const projectTokenState = (raw: RawBlockV1) => {
+export const projectTokenState = (raw: LightBlock) => {
   const time = chTime(blockTime(raw));
   const token_holders: {
     contract: string;

@@ -1,5 +1,6 @@
-import type { MetadataRecordV1, RawBlockV1, VerificationRecordV1 } from "@explorer/raw-block";
+import type { MetadataRecordV1, VerificationRecordV1 } from "@explorer/raw-block";
 import { projectAccounts } from "./accounts.ts";
+import type { BlockInput } from "./block-input.ts";
 import { projectBlock } from "./blocks.ts";
 import { projectChainState } from "./chain-state.ts";
 import type { ProjectionContext } from "./context.ts";
@@ -17,23 +18,27 @@ import { projectVerification } from "./verification.ts";
 export type Rows = Record<string, readonly object[]>;
 
 /** Every row height H adds, by table. Pure: the same RawBlock and context give the same rows. */
-export const projectRawBlock = (raw: RawBlockV1, ctx: ProjectionContext): Rows => ({
-  ...projectBlock(raw, ctx),
-  ...projectTxs(raw, ctx),
-  ...projectAccounts(raw, ctx),
-  ...projectValidators(raw, ctx),
-  ...projectChainState(raw),
-  ...projectEventLogs(raw),
-  ...projectContracts(raw),
-  ...projectTokenTransfers(raw),
-  ...projectTokenState(raw),
-});
+export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows => {
+  const { raw } = input;
+  return {
+    ...projectBlock(raw, ctx),
+    ...projectTxs(input, ctx),
+    ...projectAccounts(raw, ctx),
+    ...projectValidators(raw, ctx),
+    ...projectChainState(raw),
+    ...projectEventLogs(raw),
+    ...projectContracts(raw),
+    ...projectTokenTransfers(raw),
+    ...projectTokenState(raw),
+  };
+};
 
 export const projectMetadataRecord = (m: MetadataRecordV1): Rows => projectMetadata(m);
 
 export const projectVerificationRecord = (v: VerificationRecordV1): Rows => projectVerification(v);
 
 export * from "./accounts.ts";
+export * from "./block-input.ts";
 export * from "./blocks.ts";
 export * from "./context.ts";
 export * from "./dec-coins.ts";

@@ -1,4 +1,11 @@
-import { type RawBlockV1, TOPIC, touched } from "@explorer/raw-block";
+import {
+  Packed,
+  PackedFormatError,
+  pack,
+  type RawBlockV1,
+  TOPIC,
+  touched,
+} from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { projectAccounts } from "./accounts.ts";
 import { blockRecord, projectBlock } from "./blocks.ts";
@@ -11,7 +18,7 @@ import {
   projectTokenTransfers,
 } from "./evm.ts";
 import { recordedBlocks, recordedScenario } from "./fixtures.ts";
-import { projectRawBlock } from "./index.ts";
+import { blockInput, openBlock, projectRawBlock } from "./index.ts";
 import { projectTxs } from "./txs.ts";
 import { consAddress, projectCommission, projectValidators } from "./validators.ts";
 
@@ -23,14 +30,17 @@ const at = (label: string): RawBlockV1 => {
   if (!s) throw new Error(`no scenario tx ${label}`);
   return blocks.find((b) => b.height === s.height)!;
 };
+/** A row's record (UTF-8 JSON bytes) as an object. */
+const recordOf = (row: { record: Uint8Array }) =>
+  JSON.parse(Buffer.from(row.record).toString("utf8"));
 const hashOf = (label: string) => scenario.sent.find((x) => x.label === label)!.hash;
 
 describe("projections are pure", () => {
   const projections: [string, (raw: RawBlockV1) => unknown][] = [
-    ["projectRawBlock", (raw) => projectRawBlock(raw, ctx)],
+    ["projectRawBlock", (raw) => projectRawBlock(blockInput(raw), ctx)],
     ["blockRecord", (raw) => blockRecord(raw)],
     ["projectBlock", (raw) => projectBlock(raw, ctx)],
-    ["projectTxs", (raw) => projectTxs(raw, ctx)],
+    ["projectTxs", (raw) => projectTxs(blockInput(raw), ctx)],
     ["projectAccounts", (raw) => projectAccounts(raw, ctx)],
     ["projectValidators", (raw) => projectValidators(raw, ctx)],
     ["projectCommission", (raw) => projectCommission(raw)],
@@ -57,8 +67,8 @@ describe("projections are pure", () => {
 
   it("give the same rows, byte for byte, every time", () => {
     for (const b of blocks)
-      expect(JSON.stringify(projectRawBlock(structuredClone(b), ctx))).toBe(
-        JSON.stringify(projectRawBlock(structuredClone(b), ctx)),
+      expect(JSON.stringify(projectRawBlock(blockInput(structuredClone(b)), ctx))).toBe(
+        JSON.stringify(projectRawBlock(blockInput(structuredClone(b)), ctx)),
       );
   });
 });
@@ -124,9 +134,9 @@ describe("blocks", () => {
 describe("transactions", () => {
   it("a Cosmos tx: hash, messages, fee, code, logs by message", () => {
     const b = at("bank send");
-    const { txs } = projectTxs(b, ctx);
+    const { txs } = projectTxs(blockInput(b), ctx);
     const row = txs.find((t) => t.txhash === hashOf("bank send"))!;
-    const r = JSON.parse(row.record);
+    const r = recordOf(row);
     expect(r.txhash).toBe(hashOf("bank send"));
     expect(r.body.messages[0]["@type"]).toBe("/cosmos.bank.v1beta1.MsgSend");
     expect(r.auth_info.fee.gas_limit).toBe("400000");
@@ -142,7 +152,7 @@ describe("transactions", () => {
 
   it("an EVM tx involves the senders and recipients of its token transfers and the contract it creates", () => {
     const txOf = (label: string) =>
-      projectTxs(at(label), ctx).txs.find((t) => t.evm_hashes.includes(hashOf(label)))!;
+      projectTxs(blockInput(at(label)), ctx).txs.find((t) => t.evm_hashes.includes(hashOf(label)))!;
     const labels = [
       "erc20 transfer",
       "erc20 transferFrom",
@@ -171,8 +181,8 @@ describe("transactions", () => {
   it("an EVM tx: the SPEC's EVM message shape and its EVM hash", () => {
     const b = at("evm EIP-1559 value transfer");
     const evmHash = hashOf("evm EIP-1559 value transfer");
-    const row = projectTxs(b, ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
-    const r = JSON.parse(row.record);
+    const row = projectTxs(blockInput(b), ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
+    const r = recordOf(row);
     expect(r.isEVM).toBe(true);
     expect(r.evm_txhashes).toEqual([evmHash]);
     const m = r.body.messages[0];
@@ -209,8 +219,8 @@ describe("transactions", () => {
       )!;
       if (type === undefined) delete tx.type;
       else tx.type = type;
-      const row = projectTxs(raw, ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
-      return JSON.parse(row.record).body.messages[0].data["@type"];
+      const row = projectTxs(blockInput(raw), ctx).txs.find((t) => t.evm_hashes.includes(evmHash))!;
+      return recordOf(row).body.messages[0].data["@type"];
     };
     expect(typeOf("0x0")).toBe("/cosmos.evm.vm.v1.LegacyTx");
     expect(typeOf(undefined)).toBe("/cosmos.evm.vm.v1.LegacyTx");
@@ -221,26 +231,147 @@ describe("transactions", () => {
   });
 
   it("a reverted EVM tx has code 1 (receipt status 0) in codespace evm, a failed Cosmos tx its own code; info says why either failed", () => {
-    const reverted = projectTxs(at("evm reverted call (reason)"), ctx).txs.find((t) =>
+    const reverted = projectTxs(blockInput(at("evm reverted call (reason)")), ctx).txs.find((t) =>
       t.evm_hashes.includes(hashOf("evm reverted call (reason)")),
     )!;
     expect(reverted.code).toBe(1);
-    expect(JSON.parse(reverted.record)).toMatchObject({
+    expect(recordOf(reverted)).toMatchObject({
       code: 1,
       codespace: "evm",
       info: "execution reverted",
     });
-    const failed = projectTxs(at("bank send beyond balance"), ctx).txs.find(
+    const failed = projectTxs(blockInput(at("bank send beyond balance")), ctx).txs.find(
       (t) => t.txhash === hashOf("bank send beyond balance"),
     )!;
     expect(failed.code).toBe(5);
-    expect(JSON.parse(failed.record)).toMatchObject({
+    expect(recordOf(failed)).toMatchObject({
       code: 5,
       codespace: "sdk",
       info: expect.stringMatching(/^failed to execute message; .*: insufficient funds$/),
     });
-    const ok = JSON.parse(projectTxs(at("erc20 transfer"), ctx).txs[0]!.record);
+    const ok = recordOf(projectTxs(blockInput(at("erc20 transfer")), ctx).txs[0]!);
     expect([ok.code, ok.codespace, ok.info]).toEqual([0, "", ""]);
+  });
+});
+
+describe("transactions of unusual shapes (read in place, as the node's JSON would read as objects)", () => {
+  // The record is written from the log's MessagePack without building objects (tx-parts.ts);
+  // what the node could send in other shapes reads as JSON.parse and plain objects would have it.
+  const odd = () => {
+    const b = structuredClone(at("bank send"));
+    const i = b.txs.findIndex((t) => JSON.stringify(t).includes("MsgSend"));
+    const tx = b.txs[i] as {
+      body: { messages: unknown[] };
+      auth_info: unknown;
+      signatures: unknown;
+    };
+    tx.body.messages.push(null, 5);
+    tx.auth_info = null;
+    tx.signatures = "not a list";
+    const result = (b.comet.blockResults.txs_results as { [k: string]: unknown }[])[i]!;
+    (result.events as unknown[]).push(
+      null,
+      { type: "lone", attributes: [{ key: "msg_index" }, 7, { key: 3, value: { a: 1 } }] },
+      { type: "tx-level", attributes: [{ key: "k", value: 'ü "q"\n' }] },
+    );
+    result.code = "3";
+    result.log = 'failed: "why"';
+    result.info = "";
+    result.gas_used = 5;
+    return { b, i };
+  };
+
+  it("messages, fee, signatures and events that are not objects, codes as text", () => {
+    const { b, i } = odd();
+    const row = projectTxs(blockInput(b), ctx).txs[i]!;
+    const r = recordOf(row);
+    expect(r.body.messages.slice(-2)).toEqual([{}, {}]);
+    expect(row.message_types).toEqual(["/cosmos.bank.v1beta1.MsgSend", ""]);
+    expect(r.auth_info).toEqual({});
+    expect(r.signatures).toEqual([]);
+    expect(row.code).toBe(3);
+    expect(r.code).toBe(3);
+    expect(r.info).toBe('failed: "why"');
+    expect(r.gas_used).toBe("5");
+    // msg_index without a value is message 0; an attribute that is no object has an empty key and
+    // value; a key or value that is no string reads as String gives it
+    const lone = r.logs[0].events.find((e: { type: string }) => e.type === "lone");
+    expect(lone.attributes).toEqual([
+      { key: "", value: "" },
+      { key: "3", value: "[object Object]" },
+    ]);
+    // an event without msg_index (fee, signer) is in no message's logs
+    expect(JSON.stringify(r.logs)).not.toContain("tx-level");
+  });
+
+  it("a body that is no object has no messages; a tx without a result has code 0 and no logs", () => {
+    const { b, i } = odd();
+    (b.txs[i] as { body: unknown }).body = [1, 2];
+    b.comet.blockResults.txs_results = (b.comet.blockResults.txs_results as never[]).slice(0, i);
+    const row = projectTxs(blockInput(b), ctx).txs[i]!;
+    const r = recordOf(row);
+    expect(r.body).toEqual({ messages: [] });
+    expect(row.message_types).toEqual([]);
+    expect([row.code, r.code, r.codespace, r.gas_used, r.info, r.logs]).toEqual([
+      0,
+      0,
+      "",
+      "",
+      "",
+      [],
+    ]);
+  });
+
+  it("a key or type that is an array reads as its text, as String reads it", () => {
+    const { b, i } = odd();
+    const result = (b.comet.blockResults.txs_results as { [k: string]: unknown }[])[i]!;
+    result.code = 0;
+    (result.events as unknown[]).push({
+      type: ["ethereum_tx"],
+      attributes: [
+        { key: ["msg_index"], value: "0" },
+        { key: ["ethereumTxFailed"], value: "reverted" },
+      ],
+    });
+    const row = projectTxs(blockInput(b), ctx).txs[i]!;
+    const r = recordOf(row);
+    expect([row.code, r.code, r.codespace, r.info]).toEqual([1, 1, "evm", "reverted"]);
+    const evm = r.logs[0].events.find((e: { type: string }) => e.type === "ethereum_tx");
+    expect(evm.attributes).toEqual([{ key: "ethereumTxFailed", value: "reverted" }]);
+  });
+
+  it("writes text exactly as JSON.stringify does", () => {
+    const { b, i } = odd();
+    const value = 'ü "q" \\ \n\t\u0001 \u2028 😀 </script>';
+    const result = (b.comet.blockResults.txs_results as { [k: string]: unknown }[])[i]!;
+    (result.events as unknown[]).push({
+      type: "t",
+      attributes: [
+        { key: "msg_index", value: "0" },
+        { key: "k", value },
+      ],
+    });
+    const text = Buffer.from(projectTxs(blockInput(b), ctx).txs[i]!.record).toString("utf8");
+    expect(text).toContain(`{"key":"k","value":${JSON.stringify(value)}}`);
+    expect(JSON.stringify(JSON.parse(text))).toBe(text);
+  });
+
+  it("a record without a height has no `height`, as JSON.stringify leaves undefined out", () => {
+    const { b, i } = odd();
+    delete (b as { height?: number }).height;
+    expect("height" in recordOf(projectTxs(blockInput(b), ctx).txs[i]!)).toBe(false);
+  });
+
+  it("a damaged record whose body has a key that is no string is refused, never written", () => {
+    const { b, i } = odd();
+    const bytes = pack(b);
+    // the body's key "memo" (fixstr a4 "memo") made an array of four numbers, same length
+    const memo = Buffer.from([0xa4, ...Buffer.from("memo")]);
+    const at = Buffer.from(bytes).indexOf(memo);
+    expect(at).toBeGreaterThan(0);
+    bytes.set([0x94, 1, 2, 3, 4], at);
+    expect(() => projectTxs(openBlock(new Packed(bytes)), ctx)).toThrow(PackedFormatError);
+    expect(i).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -1,10 +1,10 @@
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
-import { consAddress, type RawBlockV1 } from "@explorer/raw-block";
+import { consAddress, type LightBlock } from "@explorer/raw-block";
 import { arr, obj, type ProjectionContext, str } from "./context.ts";
 import { decToUnits, parseDecCoins } from "./dec-coins.ts";
 
 /** Validator rows whenever the RawBlock carries the validator set (it does when anything changed). */
-export const projectValidators = (raw: RawBlockV1, ctx: ProjectionContext) => {
+export const projectValidators = (raw: LightBlock, ctx: ProjectionContext) => {
   const validators = (raw.state.validators ?? []).map((v) => {
     const operator = str(v.operator_address);
     return {
@@ -41,7 +41,7 @@ const attribute = (e: ReturnType<typeof obj>, key: string): string =>
  * validator at H (its `commission` events, summed per validator and denom), and the readings of
  * every validator's whole commission when the RawBlock carries them.
  */
-export const projectCommission = (raw: RawBlockV1) => {
+export const projectCommission = (raw: LightBlock) => {
   const allocated = new Map<string, CommissionRow>();
   const blockEvents = [
     ...arr(raw.comet.blockResults.finalize_block_events),

@@ -179,3 +179,12 @@ export interface VerificationRecordV1 {
   /** SPDX identifier the source declares, or empty. */
   readonly license: string;
 }
+
+/**
+ * A RawBlock without the parts the projector reads in place from the record's MessagePack (see
+ * @explorer/projections' BlockInput): `txs`, `comet.blockResults.txs_results` (absent from
+ * `blockResults` here) and `evm.traces` (which no projection reads).
+ */
+export type LightBlock = Omit<RawBlockV1, "txs" | "evm"> & {
+  readonly evm: Omit<RawBlockV1["evm"], "traces">;
+};

@@ -183,8 +183,13 @@ export class EmbeddedLog implements RawLog {
 
   private entry(i: number): LogEntry {
     const p = this.positions[i]!;
-    const frame = Buffer.alloc(p.size);
-    readSync(this.fd, frame, 0, p.size, p.offset);
+    // its own memory (not Node's shared pool), all of it overwritten by the read
+    const frame = Buffer.allocUnsafeSlow(p.size);
+    const read = readSync(this.fd, frame, 0, p.size, p.offset);
+    if (read !== p.size)
+      throw new Error(
+        `log record ${i + 1}: read ${read} of its ${p.size} bytes (the file changed under the log)`,
+      );
     const keyLength = frame.readUInt16LE(13);
     return {
       seq: i + 1,
@@ -192,6 +197,7 @@ export class EmbeddedLog implements RawLog {
       height: p.height,
       key: p.key,
       payload: frame.subarray(HEAD + keyLength),
+      owned: true,
     };
   }
 

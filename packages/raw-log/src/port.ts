@@ -13,6 +13,12 @@ export interface LogEntry {
   /** `${height}` for blocks; the record's own key for metadata. */
   readonly key: string;
   readonly payload: Uint8Array;
+  /**
+   * The payload's memory is this entry's alone (nothing else reads it: it may be handed to another
+   * thread). Otherwise it may share memory with other entries (a NATS message is a view of the
+   * socket's chunk, which holds the messages after it).
+   */
+  readonly owned?: boolean;
 }
 
 export type AppendOutcome = "appended" | "duplicate";
