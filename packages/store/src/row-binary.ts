@@ -52,7 +52,7 @@ const varintSize = (n: number): number =>
 /** A growing byte buffer with the writes RowBinary needs. */
 class Out {
   // Never from Node's shared pool: the bytes' whole ArrayBuffer may be transferred to another thread.
-  buf = Buffer.allocUnsafeSlow(8 * 1024);
+  buf = Buffer.allocUnsafeSlow(64 * 1024);
   at = 0;
 
   room(n: number): void {
@@ -78,6 +78,24 @@ class Out {
   }
 
   string(s: string): void {
+    const len = s.length;
+    if (len < 0x80) {
+      // short text, mostly ASCII (hashes, addresses, names): copied here, no call into the runtime
+      this.room(1 + len * 3);
+      const b = this.buf;
+      let at = this.at + 1;
+      let i = 0;
+      for (; i < len; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0x7f) break;
+        b[at++] = c;
+      }
+      if (i === len) {
+        b[this.at] = len;
+        this.at = at;
+        return;
+      }
+    }
     // s.length <= its UTF-8 length <= 3 × s.length: when both bounds need as many varint bytes,
     // the length's place is known before writing, and the string is written in one pass.
     const k = varintSize(s.length);
@@ -93,6 +111,14 @@ class Out {
     this.varint(n);
     this.room(n);
     this.at += this.buf.write(s, this.at, "utf8");
+  }
+
+  /** Bytes of a value already encoded (UTF-8 text), with their length first. */
+  bytes(b: Uint8Array): void {
+    this.varint(b.length);
+    this.room(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
   }
 
   /** `bytes` little-endian bytes of a non-negative integer. */
@@ -138,8 +164,19 @@ const uintValue = (v: unknown, bytes: number, column: string): number | bigint =
 
 const DATE_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d(?:\.\d{1,9})?)Z?$/;
 
+/** The last time read and its milliseconds: a block's rows all carry the block's time. */
+let lastTime: { text: string; ms: number } | undefined;
+
 /** Ticks of 10^-scale s since the epoch, from 'YYYY-MM-DD hh:mm:ss[.fff]' (UTC) or ISO text. */
 const dateTimeValue = (v: unknown, scale: number, column: string): number => {
+  if (typeof v === "string" && v === lastTime?.text)
+    return Math.round(lastTime.ms * 10 ** (scale - 3));
+  const ms = dateTimeMs(v, column);
+  if (typeof v === "string") lastTime = { text: v, ms };
+  return Math.round(ms * 10 ** (scale - 3));
+};
+
+const dateTimeMs = (v: unknown, column: string): number => {
   if (v === undefined || v === null || v === "") return 0;
   const m = typeof v === "string" ? DATE_TIME.exec(v) : null;
   const ms = m ? Date.parse(`${m[1]}T${m[2]}Z`) : Number.NaN;
@@ -151,10 +188,10 @@ const dateTimeValue = (v: unknown, scale: number, column: string): number => {
     ((Number(m[1]!.slice(8)) <= 28 && Number(m[2]!.slice(0, 2)) < 24) ||
       new Date(ms).toISOString().slice(0, 19) === `${m[1]}T${m[2]!.slice(0, 8)}`);
   if (!exists || ms < 0) throw new RangeError(`${column}: ${String(v)} is not a UTC time`);
-  return Math.round(ms * 10 ** (scale - 3));
+  return ms;
 };
 
-/** A number or a boolean as text; an object would be stored as "[object Object]": refused. */
+/** A number or a boolean as text; an object would be stored as "[object Object]": refused. (UTF-8 bytes are written as they are.) */
 const scalar = (v: unknown, column: string): string => {
   if (typeof v === "object" || typeof v === "function" || typeof v === "symbol")
     throw new TypeError(`${column}: a ${typeof v} is not a String value (serialize it first)`);
@@ -167,9 +204,11 @@ const write = (out: Out, type: ColumnType, v: unknown, column: string): void => 
       out.uint(uintValue(v, type.bytes, column), type.bytes);
       return;
     case "string":
-      out.string(
-        v === undefined || v === null ? "" : typeof v === "string" ? v : scalar(v, column),
-      );
+      if (v instanceof Uint8Array) out.bytes(v);
+      else
+        out.string(
+          v === undefined || v === null ? "" : typeof v === "string" ? v : scalar(v, column),
+        );
       return;
     case "datetime64":
       out.uint(dateTimeValue(v, type.scale, column), 8);
