@@ -9,14 +9,18 @@ import { syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
+ * The project bench's measurements (see project.bench.ts, which runs this file as a projector
+ * process runs, with PROJECTOR_NODE_FLAGS): prints its figures as JSON on stdout.
+ *
  * Projector throughput on a large log (BENCH_PROJECT_TXS transactions, default 1,000,000) built
  * from blocks recorded on the reference chain, replayed into embedded ClickHouse (chDB) with the
  * projector's default settings, each run into a fresh table set; beside each run, the rate of
- * merely reading the same log and parsing each record (gunzip + JSON.parse, one record after the
- * other, as any reader of the log does). BENCH_PROJECT_RUNS runs (default 3), medians. Peak
- * memory is the process's high-water RSS during the projection. Also beside each run: the
- * projector's own JavaScript alone (decoding, projecting and encoding the rows on its two workers,
- * with no store), the most the projector could reach on this machine if inserting cost nothing.
+ * merely reading the same log and parsing each record (Brotli + MessagePack into objects, one
+ * record after the other, as any reader of the log does: decodeRecord). BENCH_PROJECT_RUNS runs
+ * (default 3), medians. Peak memory is the process's high-water RSS during the projection. Also
+ * beside each run: the projector's own JavaScript alone (decoding, projecting and encoding the
+ * rows on its two workers, with no store), the most the projector could reach on this machine if
+ * inserting cost nothing; and the CPU the whole process used per block while projecting.
  */
 const highWaterMb = () => {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
@@ -56,7 +60,12 @@ const projectOnly = async (columns: TableColumns, log: EmbeddedLog): Promise<num
   }
 };
 
-export const run = async (): Promise<Figure[]> => {
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+const measure = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_PROJECT_TXS ?? 1_000_000);
   const runs = Number(process.env.BENCH_PROJECT_RUNS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), "bench-project-"));
@@ -66,6 +75,7 @@ export const run = async (): Promise<Figure[]> => {
   const project: number[] = [];
   const alone: number[] = [];
   const peak: number[] = [];
+  const cpu: number[] = []; // ms of the process's CPU per block while projecting
   let txs = 0;
   await migrate(ch, "bench_columns");
   const columns = await readTableColumns(ch, "bench_columns");
@@ -75,6 +85,7 @@ export const run = async (): Promise<Figure[]> => {
     const db = `bench_${i}`;
     await migrate(ch, db);
     resetHighWater();
+    const c = cpuMs();
     const t = performance.now();
     const p = await projectLog(ch, db, log, {
       prefix: "cosmos",
@@ -84,6 +95,7 @@ export const run = async (): Promise<Figure[]> => {
       follow: false,
     });
     project.push((performance.now() - t) / 1000 / blocks);
+    cpu.push((cpuMs() - c) / blocks);
     peak.push(highWaterMb());
     txs = p.txsTotal;
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
@@ -116,7 +128,7 @@ export const run = async (): Promise<Figure[]> => {
       metric: "read+parse txs/s",
       value: perBlock / median(read),
       unit: "txs/s",
-      note: `gunzip + JSON.parse, record after record (${perRun(read)})`,
+      note: `Brotli + MessagePack into objects (decodeRecord), record after record (${perRun(read)})`,
     },
     {
       bench: "project",
@@ -134,6 +146,13 @@ export const run = async (): Promise<Figure[]> => {
     },
     {
       bench: "project",
+      metric: "projector CPU per block",
+      value: median(cpu),
+      unit: "ms",
+      note: `every thread of the process (workers, engine, main) while projecting; cores used ${(median(cpu) / 1000 / median(project)).toFixed(2)} (${cpu.map((x) => x.toFixed(2)).join(", ")})`,
+    },
+    {
+      bench: "project",
       metric: "peak RSS",
       value: Math.max(...peak),
       unit: "MiB",
@@ -141,3 +160,5 @@ export const run = async (): Promise<Figure[]> => {
     },
   ];
 };
+
+process.stdout.write(`${JSON.stringify(await measure())}\n`);

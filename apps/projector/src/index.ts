@@ -13,6 +13,7 @@ export {
   reindexWith,
   Store,
 } from "./main.ts";
+export * from "./node-flags.ts";
 export { openPool } from "./pool.ts";
 export * from "./project.ts";
 export * from "./reindex.ts";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PROJECTOR_NODE_FLAGS } from "@explorer/projector";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { COMMANDS } from "./commands.ts";
@@ -10,6 +11,7 @@ const composeFile = fileURLToPath(
 
 interface Service {
   image?: string;
+  entrypoint?: string[];
   command?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[]; disable?: boolean };
@@ -51,6 +53,29 @@ describe("infra/compose/compose.yaml", () => {
       }
     },
   );
+
+  it("runs the projector with the projector's Node.js flags, as the npm scripts do", () => {
+    const dockerfile = fileURLToPath(
+      new URL("../../../../infra/compose/Dockerfile", import.meta.url),
+    );
+    const m = /^ENTRYPOINT (.*)$/m.exec(readFileSync(dockerfile, "utf8"));
+    const [node, ...rest] = JSON.parse(m![1]!) as string[];
+    expect(compose.services.projector?.entrypoint).toEqual([
+      node,
+      ...PROJECTOR_NODE_FLAGS,
+      ...rest,
+    ]);
+    for (const name of ["api", "ingester", "migrate"])
+      expect(compose.services[name]?.entrypoint, name).toBeUndefined();
+    const root = fileURLToPath(new URL("../../../../package.json", import.meta.url));
+    const { scripts } = JSON.parse(readFileSync(root, "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    for (const name of ["project", "reindex"])
+      expect(scripts[name], name).toBe(
+        `node ${PROJECTOR_NODE_FLAGS.join(" ")} --import tsx apps/explorer/src/main.ts ${name}`,
+      );
+  });
 
   it("puts the apps on the production backends: NATS for the log, the ClickHouse server for tables", () => {
     const env = (name: string) => compose.services[name]?.environment ?? {};
