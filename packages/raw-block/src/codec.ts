@@ -14,21 +14,26 @@ export type LogRecord = RawBlockV1 | MetadataRecordV1 | VerificationRecordV1;
  * Wire format of log records (the record's own schema is `v`, see types.ts; this is how its bytes
  * are laid out). Written since 2026-11: the magic `RB`, the encoding's number (2), the compression
  * (1: Brotli), the MessagePack's length (u32, big-endian), then the record as MessagePack
- * (packed.ts: standard MessagePack with JSON's meaning), Brotli-compressed at quality 5. Read too:
+ * (packed.ts: standard MessagePack with JSON's meaning), Brotli-compressed (QUALITY). Read too:
  * encoding 1, the gzip of the record's JSON text, which logs written before hold.
  *
  * Why: a record is read far more often than written (every replay, every re-index), and reading
  * gzip+JSON cost the projector more CPU than anything else it did. MessagePack lets the projector
  * walk a record without building its objects (Packed), and Brotli decompresses faster than gzip
  * and makes smaller records. On the bench's dense 72-tx block (README, "Benchmarks"): 124 KiB
- * gzip+JSON against ~80 KiB now.
+ * gzip+JSON against 81 KiB now.
  */
 export const RAW_BLOCK_CONTENT_TYPE = "application/vnd.explorer.rawblock+msgpack+br";
 
 const MAGIC = [0x52, 0x42, 0x02, 0x01] as const;
 const HEAD = 8;
-/** Brotli's quality: 5 decompresses as fast as 4, a little smaller, and costs the ingester ~4 ms a block. */
-const QUALITY = 5;
+/**
+ * Brotli's quality. On the bench's dense 72-tx block (476 KB of MessagePack): 4 gives 83 KB in
+ * 4.4 ms, 5 gives 78 KB in 7.9 ms, both decompress in 0.9 ms; 3 is 86 KB but 1.3 ms to
+ * decompress. With the encoding (4.9 ms) the ingester spends 9.3 ms on such a block, where gzip of
+ * its JSON took 10.3 ms for 124 KB.
+ */
+const QUALITY = 4;
 /**
  * A record decompresses to at most this many bytes (a block of ~500 MB of JSON, far beyond the
  * 8 MiB JetStream messages the log allows): more is a damaged or hostile record, refused before
