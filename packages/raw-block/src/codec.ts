@@ -1,5 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
-import { Packed, PackedFormatError, pack } from "./packed.ts";
+import { pack } from "./pack.ts";
+import { Packed, PackedFormatError } from "./packed.ts";
 import {
   type MetadataRecordV1,
   RAW_BLOCK_VERSION,
