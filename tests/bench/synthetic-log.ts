@@ -113,7 +113,7 @@ export const syntheticLog = async (dir: string, txs: number) => {
   log.flush();
   const blockKiB = encodeRecord(copyAt(template, 1)).length / 1024;
   process.stderr.write(
-    `[bench] log of ${blocks} blocks × ${perBlock} txs built in ${((performance.now() - t0) / 1000).toFixed(0)} s (${blockKiB.toFixed(0)} KiB per block gzipped)\n`,
+    `[bench] log of ${blocks} blocks × ${perBlock} txs built in ${((performance.now() - t0) / 1000).toFixed(0)} s (${blockKiB.toFixed(0)} KiB per block as a log record)\n`,
   );
   return { log, blocks, perBlock };
 };
