@@ -100,7 +100,7 @@ const measure = async (): Promise<Figure[]> => {
     txs = p.txsTotal;
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
     process.stderr.write(
-      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s\n`,
+      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s, peak RSS ${peak.at(-1)!.toFixed(0)} MiB\n`,
     );
   }
   await ch.close();
@@ -156,7 +156,7 @@ const measure = async (): Promise<Figure[]> => {
       metric: "peak RSS",
       value: Math.max(...peak),
       unit: "MiB",
-      note: "whole process (chDB included) while projecting, highest run",
+      note: `whole process (chDB included) while projecting, highest run (${peak.map((x) => x.toFixed(0)).join(", ")}; later runs start from what earlier ones left: see the README)`,
     },
   ];
 };
