@@ -9,7 +9,7 @@ import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 import { hasWrk, load } from "./load.ts";
-import { syntheticLog } from "./synthetic-log.ts";
+import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -45,13 +45,7 @@ const openStore = async (target: number) => {
   }
   const { log, blocks } = await syntheticLog(join(dir, "log"), target);
   const t0 = performance.now();
-  const p = await projectLog(ch, db, log, {
-    prefix: "cosmos",
-    nativeDenoms: ["atest"],
-    batchBlocks: 500,
-    batchIdleMs: 100,
-    follow: false,
-  });
+  const p = await projectLog(ch, db, log, REPLAY_OPTIONS);
   process.stderr.write(
     `[bench] store of ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s${kept ? ` (kept in ${dir})` : ""}\n`,
   );

@@ -5,7 +5,7 @@ import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
 import { migrate, openClickHouse, readTableColumns, type TableColumns } from "@explorer/store";
-import { syntheticLog } from "./synthetic-log.ts";
+import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -87,13 +87,7 @@ const measure = async (): Promise<Figure[]> => {
     resetHighWater();
     const c = cpuMs();
     const t = performance.now();
-    const p = await projectLog(ch, db, log, {
-      prefix: "cosmos",
-      nativeDenoms: ["atest"],
-      batchBlocks: 500,
-      batchIdleMs: 100,
-      follow: false,
-    });
+    const p = await projectLog(ch, db, log, REPLAY_OPTIONS);
     project.push((performance.now() - t) / 1000 / blocks);
     cpu.push((cpuMs() - c) / blocks);
     peak.push(highWaterMb());

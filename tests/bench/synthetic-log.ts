@@ -103,6 +103,15 @@ export const copyAt = (template: RawBlockV1, h: number): RawBlockV1 => {
  * An embedded log in `dir` of at least `txs` transactions: the dense template (every recorded
  * block merged) copied at heights 1, 2, … (see copyAt).
  */
+/** How the benches replay a synthetic log (projectLog's options): the reference chain's prefix and denom, the projector's default batches, no following. */
+export const REPLAY_OPTIONS = {
+  prefix: "cosmos",
+  nativeDenoms: ["atest"],
+  batchBlocks: 500,
+  batchIdleMs: 100,
+  follow: false,
+} as const;
+
 export const syntheticLog = async (dir: string, txs: number) => {
   const template = denseTemplate(recordedBlocks());
   const perBlock = template.txs.length;
