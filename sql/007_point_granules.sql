@@ -15,36 +15,16 @@
 
 DROP VIEW IF EXISTS {db}.tx_lookup_mv;
 
-DROP TABLE IF EXISTS {db}.tx_lookup_rebuilt;
-CREATE TABLE {db}.tx_lookup_rebuilt AS {db}.tx_lookup
+REBUILD TABLE {db}.tx_lookup
 ENGINE = ReplacingMergeTree ORDER BY (key, height, idx)
 SETTINGS index_granularity = 256, min_compress_block_size = 4096;
-INSERT INTO {db}.tx_lookup_rebuilt SELECT * FROM {db}.tx_lookup;
-EXCHANGE TABLES {db}.tx_lookup AND {db}.tx_lookup_rebuilt;
-DROP TABLE {db}.tx_lookup_rebuilt;
 
-DROP TABLE IF EXISTS {db}.txs_rebuilt;
-CREATE TABLE {db}.txs_rebuilt AS {db}.txs
+REBUILD TABLE {db}.txs
 ENGINE = ReplacingMergeTree ORDER BY (height, idx)
 SETTINGS index_granularity_bytes = 32768, min_compress_block_size = 8192;
-INSERT INTO {db}.txs_rebuilt SELECT * FROM {db}.txs;
-EXCHANGE TABLES {db}.txs AND {db}.txs_rebuilt;
-DROP TABLE {db}.txs_rebuilt;
 
-DROP TABLE IF EXISTS {db}.blocks_rebuilt;
-CREATE TABLE {db}.blocks_rebuilt AS {db}.blocks
+REBUILD TABLE {db}.blocks
 ENGINE = ReplacingMergeTree ORDER BY height
 SETTINGS index_granularity_bytes = 32768, min_compress_block_size = 8192;
-INSERT INTO {db}.blocks_rebuilt SELECT * FROM {db}.blocks;
-EXCHANGE TABLES {db}.blocks AND {db}.blocks_rebuilt;
-DROP TABLE {db}.blocks_rebuilt;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.tx_lookup_mv TO {db}.tx_lookup AS
-SELECT key, height, idx
-FROM {db}.txs
-ARRAY JOIN arrayConcat(
-  [concat('h:', txhash)],
-  arrayMap(x -> concat('e:', x), evm_hashes),
-  arrayMap(x -> concat('a:', x), addresses),
-  arrayMap(x -> concat('m:', x), message_types)
-) AS key;
+REPEAT CREATE {db}.tx_lookup_mv FROM 005_lookup_views.sql;

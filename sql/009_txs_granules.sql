@@ -14,24 +14,9 @@
 DROP VIEW IF EXISTS {db}.tx_lookup_mv;
 DROP VIEW IF EXISTS {db}.tx_hash_mv;
 
-DROP TABLE IF EXISTS {db}.txs_rebuilt;
-CREATE TABLE {db}.txs_rebuilt AS {db}.txs
+REBUILD TABLE {db}.txs
 ENGINE = ReplacingMergeTree ORDER BY (height, idx) SETTINGS index_granularity_bytes = 262144;
-INSERT INTO {db}.txs_rebuilt SELECT * FROM {db}.txs;
-EXCHANGE TABLES {db}.txs AND {db}.txs_rebuilt;
-DROP TABLE {db}.txs_rebuilt;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.tx_lookup_mv TO {db}.tx_lookup AS
-SELECT key, height, idx
-FROM {db}.txs
-ARRAY JOIN arrayConcat(
-  [concat('h:', txhash)],
-  arrayMap(x -> concat('e:', x), evm_hashes),
-  arrayMap(x -> concat('a:', x), addresses),
-  arrayMap(x -> concat('m:', x), message_types)
-) AS key;
+REPEAT CREATE {db}.tx_lookup_mv FROM 005_lookup_views.sql;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.tx_hash_mv TO {db}.tx_hash AS
-SELECT key, height, idx
-FROM {db}.txs
-ARRAY JOIN arrayConcat([concat('h:', txhash)], arrayMap(x -> concat('e:', x), evm_hashes)) AS key;
+REPEAT CREATE {db}.tx_hash_mv FROM 008_tx_hash.sql;

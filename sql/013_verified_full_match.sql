@@ -11,9 +11,5 @@
 ALTER TABLE {db}.verified_contracts
   ADD COLUMN IF NOT EXISTS full_match UInt8 MATERIALIZED match = 'full'
   COMMENT '1 for a full match: the version, a full row replaces a partial one';
-DROP TABLE IF EXISTS {db}.verified_contracts_rebuilt;
-CREATE TABLE {db}.verified_contracts_rebuilt AS {db}.verified_contracts
+REBUILD TABLE {db}.verified_contracts
 ENGINE = ReplacingMergeTree(full_match) ORDER BY address;
-INSERT INTO {db}.verified_contracts_rebuilt SELECT * FROM {db}.verified_contracts;
-EXCHANGE TABLES {db}.verified_contracts AND {db}.verified_contracts_rebuilt;
-DROP TABLE {db}.verified_contracts_rebuilt;

@@ -1,9 +1,9 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openClickHouse } from "./client.ts";
-import { loadMigrations, MigrationError, migrate } from "./migrate.ts";
+import { expandMigration, loadMigrations, MigrationError, migrate } from "./migrate.ts";
 import { awaitMigratedSet, currentSet, ensureCurrentSet, switchSet } from "./table-sets.ts";
 
 const ch = await openClickHouse({
@@ -11,6 +11,61 @@ const ch = await openClickHouse({
   path: mkdtempSync(join(tmpdir(), "chdb-migrate-")),
 });
 afterAll(() => ch.close());
+
+/**
+ * The checksum each migration had when released, which stores recorded when they applied it: a
+ * migration that changes is refused by every store that has it (add a new one instead). Its
+ * shorthands (REBUILD, REPEAT) are written out before the checksum is taken, so a file rewritten
+ * with them must still give these. Add a migration here once it is released.
+ */
+const RELEASED: Record<string, string> = {
+  "001_chain.sql": "6b18e0f41ae3be6214b935aa2a2dbc2c4409b58413d55fd91794cb11bc22ba4b",
+  "002_accounts.sql": "1f8a361dafb5ad21794d23dca5a70ad6f2dbd3f564bb5f105cf3564340f676a4",
+  "003_evm.sql": "a87014835411383255d48172882a11c374184e8cc6ac0822850ad64ac174bf20",
+  "004_verification.sql": "2aebd5e7bdac8aa79d3099abc532c72cd6a5e86d9302a897fe6b7d1845d7d4e5",
+  "005_lookup_views.sql": "8aa5c4609843b3cde478b6836038550ff39d958422e6c9284e3603a321d3a137",
+  "006_small_granules.sql": "5d404134aaddcd6c506d412c9c19ae155ebaa711e78cde9a4962e677794817e7",
+  "007_point_granules.sql": "1368745a4eef63bd0304027d953ef83986126a8a1a811b763925c6cf9eee6ea4",
+  "008_tx_hash.sql": "1c3f6be60e0b9964c6a21c2221b2dcf97e3a718950119991fe7938680b54c829",
+  "009_txs_granules.sql": "9976564408fbb4d3da2014f1fc060605f4e44208943b64565ed52704b5588db2",
+  "010_tx_lookup_without_hashes.sql":
+    "81c8ec9e447985f36a3660f3f3db986079a545f7326c9d8ed8b8dd1e99436f66",
+  "011_tx_records.sql": "c0fb163bbf2c7925f6df51b196a02f6a3431d54d3a004c3b4f7c97d9494876a9",
+  "012_validator_commission.sql":
+    "8e5d771e2f138b77ab89d623e25ab1daf2b3c26b2823e8e8ff6ef9d39273356b",
+  "013_verified_full_match.sql": "580ca65a5abdfb34c294c09ccf2e537cc54b0b3fbdd0c3081c9c569bd48d1bcd",
+  "014_block_records.sql": "5decc2749505c2bde521f6536e0e8f3834c197befb1d1f47a678453c70719d9b",
+};
+
+describe("migration files", () => {
+  it("keep the checksums stores recorded when they applied them", () => {
+    const now = Object.fromEntries(loadMigrations().map((m) => [m.name, m.checksum]));
+    for (const [name, checksum] of Object.entries(RELEASED))
+      expect(now[name], `${name} changed after its release`).toBe(checksum);
+  });
+
+  it("write out REBUILD and REPEAT, and refuse a REPEAT of what the file does not create", () => {
+    const dir = mkdtempSync(join(tmpdir(), "migrations-"));
+    writeFileSync(join(dir, "001_a.sql"), "CREATE VIEW IF NOT EXISTS {db}.v AS\nSELECT 1;\n");
+    const text = "REBUILD TABLE {db}.t\nENGINE = Memory;\nREPEAT CREATE {db}.v FROM 001_a.sql;\n";
+    expect(expandMigration(text, dir)).toBe(
+      [
+        "DROP TABLE IF EXISTS {db}.t_rebuilt;",
+        "CREATE TABLE {db}.t_rebuilt AS {db}.t",
+        "ENGINE = Memory;",
+        "INSERT INTO {db}.t_rebuilt SELECT * FROM {db}.t;",
+        "EXCHANGE TABLES {db}.t AND {db}.t_rebuilt;",
+        "DROP TABLE {db}.t_rebuilt;",
+        "CREATE VIEW IF NOT EXISTS {db}.v AS",
+        "SELECT 1;",
+        "",
+      ].join("\n"),
+    );
+    expect(() => expandMigration("REPEAT CREATE {db}.w FROM 001_a.sql;", dir)).toThrow(
+      MigrationError,
+    );
+  });
+});
 
 describe("migrations on chDB", () => {
   it("apply once, record themselves, and are a no-op the second time", async () => {

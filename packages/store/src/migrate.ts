@@ -12,25 +12,57 @@ export interface Migration {
   readonly statements: readonly string[];
 }
 
-/** The numbered migrations of sql/ (NNN_name.sql), in order, split into statements. */
+/** A migration the store cannot take (tagged: the command line says it in one line). */
+export class MigrationError extends Error {
+  override readonly name = "MigrationError";
+  readonly _tag = "MigrationError";
+}
+
+/**
+ * `REBUILD TABLE {db}.<t>`, then on the next lines up to `;` an engine clause: `<t>` is copied into
+ * a new table with that clause, swapped in by EXCHANGE, and the old one dropped. Rerunnable: an
+ * interrupted run starts again from a fresh copy.
+ */
+const REBUILD = /^REBUILD TABLE \{db\}\.(\w+)\n([^;]*;)$/gm;
+/** `REPEAT CREATE {db}.<name> FROM <file>;`: the statement creating `<name>` in `<file>`, as written there. */
+const REPEAT = /^REPEAT CREATE \{db\}\.(\w+) FROM (\d{3}_[\w.]+\.sql);$/gm;
+
+/**
+ * A migration's text with its shorthands (REBUILD, REPEAT) written out: the text that runs and
+ * that its checksum is taken of, so a file rewritten with them keeps the checksum stores recorded.
+ */
+export const expandMigration = (text: string, dir = sqlDir): string =>
+  text
+    .replace(REBUILD, (_, t: string, engine: string) =>
+      [
+        `DROP TABLE IF EXISTS {db}.${t}_rebuilt;`,
+        `CREATE TABLE {db}.${t}_rebuilt AS {db}.${t}`,
+        engine,
+        `INSERT INTO {db}.${t}_rebuilt SELECT * FROM {db}.${t};`,
+        `EXCHANGE TABLES {db}.${t} AND {db}.${t}_rebuilt;`,
+        `DROP TABLE {db}.${t}_rebuilt;`,
+      ].join("\n"),
+    )
+    .replace(REPEAT, (line, name: string, file: string) => {
+      const create = new RegExp(`^CREATE [A-Z ]*\\{db\\}\\.${name}\\s[^;]*;$`, "m");
+      const found = create.exec(readFileSync(join(dir, file), "utf8"));
+      if (!found) throw new MigrationError(`${line} finds no CREATE of ${name} in ${file}`);
+      return found[0];
+    });
+
+/** The numbered migrations of sql/ (NNN_name.sql), in order, expanded, split into statements. */
 export const loadMigrations = (dir = sqlDir): Migration[] =>
   readdirSync(dir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort()
     .map((f) => {
-      const text = readFileSync(join(dir, f), "utf8");
+      const text = expandMigration(readFileSync(join(dir, f), "utf8"), dir);
       const statements = text
         .split(/;\s*$/m)
         .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
         .filter(Boolean);
       return { name: f, checksum: createHash("sha256").update(text).digest("hex"), statements };
     });
-
-/** A migration the store cannot take (tagged: the command line says it in one line). */
-export class MigrationError extends Error {
-  override readonly name = "MigrationError";
-  readonly _tag = "MigrationError";
-}
 
 const validDb = (db: string) => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(db)) throw new MigrationError(`not a database name: ${db}`);
