@@ -150,7 +150,7 @@ const measure = async (): Promise<Figure[]> => {
       metric: "peak RSS",
       value: Math.max(...peak),
       unit: "MiB",
-      note: `whole process (chDB included) while projecting, highest run (${peak.map((x) => x.toFixed(0)).join(", ")}; later runs start from what earlier ones left: see the README)`,
+      note: `whole process (chDB included) while projecting, highest run (${peak.map((x) => x.toFixed(0)).join(", ")}; later runs start from what earlier ones left: see docs/benchmarks.md)`,
     },
   ];
 };

@@ -1,7 +1,7 @@
 import { configFromEnv } from "./context.ts";
 import { resultFile, runScenario } from "./run.ts";
 
-/** `npm run scenario`: drive a running reference chain (see README); prints what it sent. */
+/** `npm run scenario`: drive a running reference chain (see docs/reference-chain.md); prints what it sent. */
 const t0 = Date.now();
 runScenario(configFromEnv()).then(
   (r) => {

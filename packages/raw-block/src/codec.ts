@@ -21,7 +21,7 @@ export type LogRecord = RawBlockV1 | MetadataRecordV1 | VerificationRecordV1;
  * Why: a record is read far more often than written (every replay, every re-index), and reading
  * gzip+JSON cost the projector more CPU than anything else it did. MessagePack lets the projector
  * walk a record without building its objects (Packed), and Brotli decompresses faster than gzip
- * and makes smaller records. On the bench's dense 72-tx block (README, "Benchmarks"): 124 KiB
+ * and makes smaller records. On the bench's dense 72-tx block (docs/benchmarks.md): 124 KiB
  * gzip+JSON against 81 KiB now.
  */
 export const RAW_BLOCK_CONTENT_TYPE = "application/vnd.explorer.rawblock+msgpack+br";

@@ -23,7 +23,7 @@ export type StoreTarget =
  * Settings of every query. `output_format_parallel_formatting = 0`: the engine formats a result in
  * the query's own thread instead of handing it to a pool of threads started for the query. The
  * results here are small (a page, a few records); on 2 cores, 50 random transactions read in one
- * query cost 12.7-13.4 ms of CPU instead of 14.7-15.9, and no threads are started (README, "API
+ * query cost 12.7-13.4 ms of CPU instead of 14.7-15.9, and no threads are started (docs/benchmarks.md, "API
  * lookups").
  */
 const QUERY_SETTINGS = { output_format_parallel_formatting: 0 } as const;
@@ -80,7 +80,7 @@ const INSERT_SETTINGS = " SETTINGS optimize_on_insert = 0";
  * With a server they are the request body. With chDB they go through a spool file that the engine
  * reads (`INSERT … SELECT * FROM file(…)`): chDB's in-memory insert hands the bytes to the engine
  * as inline query data, which ends at the first empty line (so binary rows would be cut short,
- * silently) and costs twice the engine's CPU per byte even for text (README, "Projector throughput").
+ * silently) and costs twice the engine's CPU per byte even for text (docs/benchmarks.md, "Projector throughput").
  */
 export const insertRowBinary = async (
   ch: ClickHouseClient,

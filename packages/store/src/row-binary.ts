@@ -2,7 +2,7 @@
  * Rows encoded in ClickHouse's RowBinary format: each row's columns in table order, numbers
  * little-endian, strings as a varint length and their UTF-8 bytes. The engine copies such rows
  * instead of parsing text: for the projector's large `record` strings that is most of an insert's
- * cost (README, "Projector throughput"). Pure: column types in, bytes out.
+ * cost (docs/benchmarks.md, "Projector throughput"). Pure: column types in, bytes out.
  */
 
 export type ColumnType =
