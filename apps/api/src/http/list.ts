@@ -28,10 +28,13 @@ export interface Envelope<T> {
   readonly page: number;
 }
 
-/** `page` (1-based, default 1) and `limit` (default 10, at most 100). */
-export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page => {
-  const limit = int(q, "limit", { min: 1, max: LIMIT_MAX, def: LIMIT_DEFAULT })!;
-  const page = int(q, "page", { min: 1, def: 1 })!;
+/** `page` (1-based, default 1) and `limit` (default 10, at most 100), as their parameters give them. */
+export const pageAt = (
+  given: { readonly page?: number; readonly limit?: number },
+  offsetMax = OFFSET_MAX,
+): Page => {
+  const limit = given.limit ?? LIMIT_DEFAULT;
+  const page = given.page ?? 1;
   const offset = (page - 1) * limit;
   if (offset > offsetMax)
     throw new BadRequest({
@@ -40,13 +43,23 @@ export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page => {
   return { page, limit, offset };
 };
 
+/** `page` and `limit` read from a query. */
+export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page =>
+  pageAt(
+    {
+      limit: int(q, "limit", { min: 1, max: LIMIT_MAX }),
+      page: int(q, "page", { min: 1 }),
+    },
+    offsetMax,
+  );
+
 /** `sort`: a field of the list (`fields`: name → what it sorts by), `-` before it for descending. */
-export const sortOf = <T extends Readonly<Record<string, string>>>(
-  q: Query,
+export const sortBy = <T extends Readonly<Record<string, string>>>(
+  given: string | undefined,
   fields: T,
   def: `${"" | "-"}${keyof T & string}`,
 ): Sort<T> => {
-  const s = str(q, "sort") || def;
+  const s = given || def;
   const desc = s.startsWith("-");
   const name = desc ? s.slice(1) : s;
   if (!Object.hasOwn(fields, name))
@@ -55,6 +68,13 @@ export const sortOf = <T extends Readonly<Record<string, string>>>(
     });
   return { field: name, by: fields[name] as T[keyof T], desc, dir: desc ? "DESC" : "ASC" };
 };
+
+/** `sort` read from a query. */
+export const sortOf = <T extends Readonly<Record<string, string>>>(
+  q: Query,
+  fields: T,
+  def: `${"" | "-"}${keyof T & string}`,
+): Sort<T> => sortBy(str(q, "sort"), fields, def);
 
 /** The envelope from limit+1 fetched rows (the extra one tells whether a next page exists). */
 export const envelope = <T>(rows: T[], p: Page): Envelope<T> => ({

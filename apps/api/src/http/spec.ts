@@ -1,47 +1,14 @@
 import { BadRequest } from "./errors.ts";
+import { type Kind, MESSAGE_TYPE, readKind } from "./kinds.ts";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "./list.ts";
-import {
-  accountForms,
-  bool,
-  contractAddress,
-  evmHash,
-  height,
-  INT_MAX,
-  int,
-  list,
-  type Query,
-  str,
-  tokenId,
-  txHash,
-  validatorAddress,
-} from "./params.ts";
+import { INT_MAX, type Query, str } from "./params.ts";
 
-/** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
-const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
+export type { Kind } from "./kinds.ts";
 
 /**
  * The API's request schemas, as data: each route's parameters with their kinds. The same table
  * validates every request (before its handler runs) and generates the OpenAPI document.
  */
-export type Kind =
-  | "int"
-  | "height"
-  | "bool"
-  | "string"
-  | "account"
-  | "accounts"
-  | "validator"
-  | "validators"
-  | "contract"
-  | "txHash"
-  | "txHashes"
-  | "evmHash"
-  | "tokenId"
-  | "tokenIds"
-  | "messageType"
-  | "enum"
-  | "enumList";
-
 export interface ParamSpec {
   readonly name: string;
   readonly in: "query" | "path";
@@ -110,75 +77,6 @@ export const BOND_STATUSES = [
   "BOND_STATUS_UNBONDED",
 ] as const;
 
-/** Checks one parameter value with the same parsers the handlers use. */
-const check = (s: ParamSpec, value: string | string[] | undefined, prefix: string): void => {
-  if (value === undefined || value === "") return;
-  const query: Query = { [s.name]: value };
-  const one = () => str(query, s.name, 2000)!;
-  switch (s.kind) {
-    case "int":
-      int(query, s.name, { min: s.min, max: s.max });
-      return;
-    case "height":
-      height(one(), s.name);
-      return;
-    case "bool":
-      bool(query, s.name);
-      return;
-    case "string":
-      str(query, s.name);
-      return;
-    case "account":
-      accountForms(one(), prefix, s.name);
-      return;
-    case "accounts":
-      for (const a of list(query, s.name) ?? []) accountForms(a, prefix, s.name);
-      return;
-    case "validator":
-      validatorAddress(one(), prefix, s.name);
-      return;
-    case "validators":
-      for (const a of list(query, s.name) ?? []) validatorAddress(a, prefix, s.name);
-      return;
-    case "contract":
-      contractAddress(one(), prefix, s.name);
-      return;
-    case "txHash":
-      txHash(one(), s.name);
-      return;
-    case "txHashes":
-      for (const h of list(query, s.name) ?? []) txHash(h, s.name);
-      return;
-    case "evmHash":
-      evmHash(one(), s.name);
-      return;
-    case "tokenId":
-      tokenId(one(), s.name);
-      return;
-    case "tokenIds":
-      for (const i of list(query, s.name) ?? []) tokenId(i, s.name);
-      return;
-    case "messageType":
-      if (!MESSAGE_TYPE.test(one()))
-        throw new BadRequest({
-          message: `${s.name} must be a message type URL such as /cosmos.bank.v1beta1.MsgSend`,
-        });
-      return;
-    case "enum": {
-      const v = one();
-      if (!s.values!.some((x) => x.toLowerCase() === v.toLowerCase()))
-        throw new BadRequest({ message: `${s.name} must be one of ${s.values!.join(", ")}` });
-      return;
-    }
-    case "enumList":
-      for (const v of list(query, s.name) ?? []) {
-        if (!s.values!.some((x) => x === v.toUpperCase() || x === `BOND_STATUS_${v.toUpperCase()}`))
-          throw new BadRequest({ message: `${s.name} must be among ${s.values!.join(", ")}` });
-      }
-      return;
-  }
-};
-
 /** The parameters every list takes besides its own (sort: one of the route's `sort` fields). */
 export const LIST_PARAMS: readonly ParamSpec[] = [
   q("page", "int", "page number, 1-based", { min: 1 }),
@@ -194,10 +92,10 @@ export const validateRequest = (
   prefix: string,
 ): void => {
   for (const s of spec.params)
-    check(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
+    readKind(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
-    check(LIST_PARAMS[0]!, query.page, prefix);
-    check(LIST_PARAMS[1]!, query.limit, prefix);
+    readKind(LIST_PARAMS[0]!, query.page, prefix);
+    readKind(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
     const names = spec.sort ?? [];
     if (sort !== undefined && !names.includes(sort.replace(/^-/, ""))) {

@@ -5,21 +5,11 @@ import {
   type RouteSpec,
   TOKEN_TYPES,
 } from "../http/spec.ts";
+import { CHAIN_ENDPOINTS } from "./chain.ts";
 import { SORTS, sortNames } from "./sorts.ts";
 import { VERIFY_SPECS } from "./verify-specs.ts";
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */
-const txFilters = [
-  q("from_height", "int", "lowest height"),
-  q("to_height", "int", "highest height"),
-  q("address", "account", "an involved account, either form"),
-  q("addresses", "accounts", "involved accounts (any of them)"),
-  q("txhash", "txHash", "a Cosmos or EVM tx hash"),
-  q("txhashes", "txHashes", "tx hashes (any of them)"),
-  q("height", "height", "the block height"),
-  q("existsEVM", "bool", "true: only EVM-part transactions; false: only Cosmos-part"),
-  q("messageType", "messageType", "a message type URL"),
-];
 const tokenList = [
   q("tokenSymbol", "string", "symbol, any case"),
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
@@ -52,65 +42,9 @@ const holderFilters = [
   q("tokenType", "enum", "token standard", { values: TOKEN_TYPES }),
 ];
 const A = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
-const H = "E8C839C30247AB0599E20ACEEA70374131BBF25272A2DA18E3F69262DB5F6C6C";
 
 export const ROUTE_SPECS: readonly RouteSpec[] = [
-  {
-    method: "get",
-    cache: "hot",
-    path: "/txs",
-    summary: "Transactions, newest first",
-    tag: "chain",
-    list: true,
-    sort: sortNames(SORTS.txs),
-    params: txFilters,
-    example: { address: A, limit: "10" },
-  },
-  {
-    method: "get",
-    cache: "immutable",
-    path: "/txs/:hash",
-    summary: "One transaction by Cosmos or EVM hash",
-    tag: "chain",
-    list: false,
-    params: [p("hash", "txHash", "Cosmos (64 hex) or EVM (0x…) hash")],
-    example: { hash: H },
-  },
-  {
-    method: "get",
-    cache: "hot",
-    path: "/blocks",
-    summary: "Blocks, newest first",
-    tag: "chain",
-    list: true,
-    sort: sortNames(SORTS.blocks),
-    params: [
-      q("height", "height", "one height"),
-      q("from_height", "int", "lowest height"),
-      q("to_height", "int", "highest height"),
-    ],
-    example: { from_height: "10", to_height: "20" },
-  },
-  {
-    method: "get",
-    cache: "hot",
-    path: "/blocks/latest",
-    summary: "The latest fully projected block",
-    tag: "chain",
-    list: false,
-    params: [],
-    example: {},
-  },
-  {
-    method: "get",
-    cache: "immutable",
-    path: "/blocks/:height",
-    summary: "One block",
-    tag: "chain",
-    list: false,
-    params: [p("height", "height", "the height")],
-    example: { height: "42" },
-  },
+  ...CHAIN_ENDPOINTS.map((e) => e.spec),
   {
     method: "get",
     path: "/addresses",

@@ -1,0 +1,142 @@
+import type Router from "@koa/router";
+import { Effect, Schema, type SchemaIssue } from "effect";
+import type Koa from "koa";
+import { Db, type DbShape } from "../db.ts";
+import { type ApiSettings, type Handler, type Services, Settings } from "../http/app.ts";
+import { type ApiError, BadRequest } from "../http/errors.ts";
+import { OFFSET_MAX, type Page, pageAt, type Sort, sortBy } from "../http/list.ts";
+import { LIST_PARAMS, type ParamSpec, type RouteSpec } from "../http/spec.ts";
+import type { RouterMiddleware } from "../http/types.ts";
+import { type Param, type Params, paramSpecs, paramsSchema } from "./param.ts";
+
+/** An endpoint: its line of the route table, and the handler the router runs. */
+export interface Endpoint {
+  readonly spec: RouteSpec;
+  readonly handler: Handler;
+}
+
+/** The typed parameters of `F`: what a handler reads (an undeclared one does not typecheck). */
+export type ParamsOf<F extends Params> = Schema.Schema.Type<ReturnType<typeof paramsSchema<F>>>;
+
+/** The path parameters of `F` as the URL gives them (for messages that quote what was asked). */
+export type PathTextOf<F extends Params> = {
+  readonly [K in keyof F as F[K] extends Param<unknown, "path"> ? K : never]: string;
+};
+
+/** What a handler gets: its parameters decoded, the store, the settings, and the exchange. */
+export interface Request<F extends Params> {
+  readonly params: ParamsOf<F>;
+  readonly pathText: PathTextOf<F>;
+  readonly db: DbShape;
+  readonly settings: ApiSettings;
+  /** The body, status and headers (the query and path only through `params`). */
+  readonly http: Pick<Koa.Context, "req" | "get" | "set" | "status" | "type">;
+}
+
+/** A list's request: also its page and its order. */
+export interface ListRequest<F extends Params, S extends Readonly<Record<string, string>>>
+  extends Request<F> {
+  readonly page: Page;
+  readonly sort: Sort<S>;
+}
+
+type Handle<R> = (r: R) => Effect.Effect<unknown, ApiError, Services>;
+
+/** A route's line without what the endpoint derives (its parameters' specs, list, sort). */
+export interface Route<F extends Params>
+  extends Omit<RouteSpec, "method" | "params" | "list" | "sort"> {
+  /** GET unless said. */
+  readonly method?: "get" | "post";
+  readonly params: F;
+}
+
+/** A refused parameter's message: the route table's own (the innermost issue that has one). */
+const messageOf = (issue: SchemaIssue.Issue): string => {
+  const inner = issue as {
+    issue?: SchemaIssue.Issue;
+    issues?: readonly SchemaIssue.Issue[];
+    annotations?: { message?: unknown };
+  };
+  if (inner.issue) return messageOf(inner.issue);
+  if (inner.issues?.[0]) return messageOf(inner.issues[0]);
+  return typeof inner.annotations?.message === "string" ? inner.annotations.message : String(issue);
+};
+
+/** Decodes a request's declared parameters (path or query, as each is declared). */
+const decoder = <F extends Params>(params: F, specs: readonly ParamSpec[]) => {
+  const decode = Schema.decodeUnknownEffect(paramsSchema(params));
+  return (ctx: Koa.Context) =>
+    decode(
+      Object.fromEntries(
+        specs.map((s) => [s.name, s.in === "path" ? ctx.params[s.name] : ctx.query[s.name]]),
+      ),
+    ).pipe(Effect.mapError((e) => new BadRequest({ message: messageOf(e.issue) })));
+};
+
+const define = <F extends Params, R>(
+  route: Route<F>,
+  extra: { readonly list: boolean; readonly sort?: readonly string[] },
+  all: Params,
+  request: (base: Request<Params>) => R,
+  handle: Handle<R>,
+): Endpoint => {
+  const params = paramSpecs(route.params);
+  const { method = "get", params: _, ...rest } = route;
+  const spec: RouteSpec = { method, ...rest, params, ...extra };
+  const decode = decoder(all, paramSpecs(all));
+  const handler: Handler = (ctx) =>
+    Effect.gen(function* () {
+      const decoded = yield* decode(ctx);
+      const db = yield* Db;
+      const settings = yield* Settings;
+      return yield* handle(
+        request({ params: decoded, pathText: ctx.params, db, settings, http: ctx }),
+      );
+    });
+  return { spec, handler };
+};
+
+/** An endpoint answering one thing (a record, a document). */
+export const item = <F extends Params>(route: Route<F>, handle: Handle<Request<F>>): Endpoint =>
+  define(route, { list: false }, route.params, (r) => r as Request<F>, handle);
+
+/** `page`, `limit` and `sort`, as LIST_PARAMS declares them. */
+const LIST_FIELDS: Params = Object.fromEntries(
+  LIST_PARAMS.map(({ name, in: where, ...describe }): [string, Param<unknown>] => [
+    name,
+    { in: where, describe },
+  ]),
+);
+
+/** A list endpoint: its envelope's page (`deep`: paged to any depth) and order from the query. */
+export const list = <F extends Params, S extends Readonly<Record<string, string>>>(
+  route: Route<F> & {
+    readonly sorts: S;
+    readonly sortDefault: `${"" | "-"}${keyof S & string}`;
+    readonly deep?: (params: ParamsOf<F>) => boolean;
+  },
+  handle: Handle<ListRequest<F, S>>,
+): Endpoint => {
+  const { sorts, sortDefault, deep, ...plain } = route;
+  return define(
+    plain,
+    { list: true, sort: Object.keys(sorts) },
+    { ...route.params, ...LIST_FIELDS },
+    (r) => {
+      const given = r.params as ParamsOf<F> & { page?: number; limit?: number; sort?: string };
+      return {
+        ...(r as Request<F>),
+        page: pageAt(given, deep?.(given) ? Number.MAX_SAFE_INTEGER : OFFSET_MAX),
+        sort: sortBy(given.sort, sorts, sortDefault),
+      };
+    },
+    handle,
+  );
+};
+
+/** Registers endpoints on the router, in order (a literal path before a parameter's). */
+export const mount =
+  (endpoints: readonly Endpoint[]) =>
+  (router: Router, run: (h: Handler) => RouterMiddleware): void => {
+    for (const e of endpoints) router[e.spec.method](e.spec.path, run(e.handler));
+  };
