@@ -1,5 +1,4 @@
 import { BadRequest } from "./errors.ts";
-import { int, type Query, str } from "./params.ts";
 
 /** Default and maximum page size of every list; deepest row a list pages to without filters. */
 export const LIMIT_DEFAULT = 10;
@@ -43,16 +42,6 @@ export const pageAt = (
   return { page, limit, offset };
 };
 
-/** `page` and `limit` read from a query. */
-export const pageOf = (q: Query, offsetMax = OFFSET_MAX): Page =>
-  pageAt(
-    {
-      limit: int(q, "limit", { min: 1, max: LIMIT_MAX }),
-      page: int(q, "page", { min: 1 }),
-    },
-    offsetMax,
-  );
-
 /** `sort`: a field of the list (`fields`: name → what it sorts by), `-` before it for descending. */
 export const sortBy = <T extends Readonly<Record<string, string>>>(
   given: string | undefined,
@@ -68,13 +57,6 @@ export const sortBy = <T extends Readonly<Record<string, string>>>(
     });
   return { field: name, by: fields[name] as T[keyof T], desc, dir: desc ? "DESC" : "ASC" };
 };
-
-/** `sort` read from a query. */
-export const sortOf = <T extends Readonly<Record<string, string>>>(
-  q: Query,
-  fields: T,
-  def: `${"" | "-"}${keyof T & string}`,
-): Sort<T> => sortBy(str(q, "sort"), fields, def);
 
 /** The envelope from limit+1 fetched rows (the extra one tells whether a next page exists). */
 export const envelope = <T>(rows: T[], p: Page): Envelope<T> => ({

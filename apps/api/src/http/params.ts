@@ -73,18 +73,6 @@ export const bool = (q: Query, name: string): boolean | undefined => {
   throw new BadRequest({ message: `${name} must be true or false` });
 };
 
-export const oneOf = <T extends string>(
-  q: Query,
-  name: string,
-  values: readonly T[],
-): T | undefined => {
-  const v = one(q, name);
-  if (v === undefined) return undefined;
-  const hit = values.find((x) => x.toLowerCase() === v.toLowerCase());
-  if (!hit) throw new BadRequest({ message: `${name} must be one of ${values.join(", ")}` });
-  return hit;
-};
-
 /** An account in either form → both forms (lowercase 0x, bech32). */
 export const accountForms = (
   value: string,

@@ -1,6 +1,6 @@
 /**
  * The sortable fields of every list and what each sorts by (a column, or for validators a field
- * of the record): the route table (specs.ts) offers the names, which validate requests and fill
+ * of the record): each list endpoint (endpoints/) offers the names, which validate requests and fill
  * /openapi.json; the handlers order by the values. Several names for one order are the record's
  * own field names for it (a token's `blockNumberCreate` and `timestamp` order as `blockNumber`).
  */
@@ -34,8 +34,3 @@ export const SORTS = {
     tokenId: "toUInt256OrZero(i.token_id)",
   },
 } as const satisfies Record<string, Record<string, string>>;
-
-export type SortTable = Readonly<Record<string, string>>;
-
-/** The names a list can be sorted by. */
-export const sortNames = (t: SortTable): readonly string[] => Object.keys(t);
