@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import { one } from "../db.ts";
 import { BadRequest } from "../http/errors.ts";
-import { envelope } from "../http/list.ts";
+import { envelope, type Page } from "../http/list.ts";
 import { Where } from "../http/where.ts";
 import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
 import { SORTS } from "../routes/sorts.ts";
@@ -11,6 +11,15 @@ import { path, query } from "./param.ts";
 const A = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
 const ADDRESS_COLUMNS =
   "address, evm, height, time, coins, delegations, redelegations, unbonding_delegations, rewards, account_number, sequence";
+
+/** A page of accounts as lists show them (rewards left out). */
+const accountsPage = (rows: AddressRow[], p: Page) =>
+  Effect.map(validatorAccounts, (vals) =>
+    envelope(
+      rows.map((r) => addressRecord(r, vals, false)),
+      p,
+    ),
+  );
 
 export const addresses = list(
   {
@@ -47,11 +56,7 @@ export const addresses = list(
         `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL ${w.sql} ORDER BY ${sort.by} ${sort.dir}, address ${sort.dir} LIMIT ${p.limit + 1} OFFSET ${p.offset}`,
         w.params,
       );
-      const vals = yield* validatorAccounts;
-      return envelope(
-        rows.map((r) => addressRecord(r, vals, false)),
-        p,
-      );
+      return yield* accountsPage(rows, p);
     }),
 );
 
@@ -95,11 +100,7 @@ export const richList = list(
               ? -1
               : 1) * order,
       );
-      const vals = yield* validatorAccounts;
-      return envelope(
-        rows.map((r) => addressRecord(r, vals, false)),
-        p,
-      );
+      return yield* accountsPage(rows, p);
     }),
 );
 

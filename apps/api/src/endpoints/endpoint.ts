@@ -18,6 +18,9 @@ export interface Endpoint {
 /** The typed parameters of `F`: what a handler reads (an undeclared one does not typecheck). */
 export type ParamsOf<F extends Params> = Schema.Schema.Type<ReturnType<typeof paramsSchema<F>>>;
 
+/** The exchange beyond the parameters: the body, status and headers (no query, no path). */
+export type Exchange = Pick<Koa.Context, "req" | "get" | "set" | "status" | "type">;
+
 /** The path parameters of `F` as the URL gives them (for messages that quote what was asked). */
 export type PathTextOf<F extends Params> = {
   readonly [K in keyof F as F[K] extends Param<unknown, "path"> ? K : never]: string;
@@ -29,8 +32,7 @@ export interface Request<F extends Params> {
   readonly pathText: PathTextOf<F>;
   readonly db: DbShape;
   readonly settings: ApiSettings;
-  /** The body, status and headers (the query and path only through `params`). */
-  readonly http: Pick<Koa.Context, "req" | "get" | "set" | "status" | "type">;
+  readonly http: Exchange;
 }
 
 /** A list's request: also its page and its order. */

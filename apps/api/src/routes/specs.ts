@@ -5,7 +5,7 @@ import type { RouteSpec } from "../http/spec.ts";
 import { ACCOUNT_ENDPOINTS } from "./accounts.ts";
 import { CHAIN_ENDPOINTS } from "./chain.ts";
 import { EVM_ENDPOINTS } from "./evm.ts";
-import { VERIFY_SPECS } from "./verify-specs.ts";
+import { VERIFY_ENDPOINTS } from "./verify.ts";
 
 /** Every endpoint of the REST API, in the order /openapi.json and the docs page list them. */
 export const ENDPOINTS = [
@@ -15,7 +15,8 @@ export const ENDPOINTS = [
   eventLogs,
   search,
   ...EVM_ENDPOINTS,
+  ...VERIFY_ENDPOINTS,
 ];
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */
-export const ROUTE_SPECS: readonly RouteSpec[] = [...ENDPOINTS.map((e) => e.spec), ...VERIFY_SPECS];
+export const ROUTE_SPECS: readonly RouteSpec[] = ENDPOINTS.map((e) => e.spec);

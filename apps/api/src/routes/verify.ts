@@ -1,119 +1,14 @@
-import { permitsRedistribution, RELEASES, type Verified, VerifyError } from "@explorer/verifier";
-import type Router from "@koa/router";
-import { Effect } from "effect";
-import { Db } from "../db.ts";
-import { Settings } from "../http/app.ts";
-import { HttpRefusal, MAX_BODY_BYTES, readBody } from "../http/body.ts";
-import type { Handler, RouterMiddleware } from "../http/types.ts";
-import { fromSpecBody } from "../verification/request.ts";
-import { statusOfReason, submit, type VerifiedRow } from "../verification/submit.ts";
+import { mount } from "../endpoints/endpoint.ts";
+import { etherscanGet, etherscanPost } from "../endpoints/etherscan.ts";
+import { compilerVersions, verifiedCsv, verifyContract } from "../endpoints/verify.ts";
 
-type Run = (h: Handler) => RouterMiddleware;
+/** Verification, in the route table's order. */
+export const VERIFY_ENDPOINTS = [
+  compilerVersions,
+  verifyContract,
+  verifiedCsv,
+  etherscanGet,
+  etherscanPost,
+];
 
-/**
- * The request body, or an HttpRefusal with its status (413 too large, 415 not JSON or a form, 400
- * malformed or unreadable), which each verification route answers in its own shape.
- */
-export const body = (ctx: Parameters<Handler>[0]) =>
-  Effect.gen(function* () {
-    const { maxBodyBytes } = yield* Settings;
-    return yield* Effect.tryPromise({
-      try: () => readBody(ctx, maxBodyBytes ?? MAX_BODY_BYTES),
-      catch: (e) =>
-        e instanceof HttpRefusal ? e : new HttpRefusal(400, `cannot read the body: ${String(e)}`),
-    });
-  });
-
-/** After a refused body: the rest of a too large one is never read, so the connection closes. */
-export const closeIfTooLarge = (ctx: Parameters<Handler>[0], e: HttpRefusal) => {
-  if (e.status === 413) ctx.set("connection", "close");
-};
-
-const compilerVersions: Handler = () => Effect.succeed(RELEASES.map((r) => r.long));
-
-/** What a successful verification answers. */
-export const verifiedAnswer = (v: Verified) => ({
-  status: "verified",
-  match: v.match,
-  contractAddress: v.address,
-  contractName: v.contractName,
-  fileName: v.fileName,
-  compilerVersion: v.compilerVersion,
-  optimization: v.optimization,
-  runs: v.runs,
-  evmVersion: v.evmVersion,
-  constructorArguments: v.constructorArguments,
-  libraries: v.libraries,
-  license: v.license,
-  abi: v.abi,
-});
-
-const verifyContract: Handler = (ctx) =>
-  Effect.gen(function* () {
-    const b = yield* body(ctx);
-    const req = yield* Effect.try({
-      try: () => fromSpecBody(b),
-      catch: (e) => (e instanceof VerifyError ? e : new VerifyError("invalid-request", String(e))),
-    });
-    return verifiedAnswer(yield* submit(req));
-  }).pipe(
-    Effect.catchIf(
-      (e): e is VerifyError => e instanceof VerifyError,
-      (e) =>
-        Effect.sync(() => {
-          ctx.status = statusOfReason(e.reason);
-          return { error: e.message, reason: e.reason };
-        }),
-    ),
-    Effect.catchIf(
-      (e): e is HttpRefusal => e instanceof HttpRefusal,
-      (e) =>
-        Effect.sync(() => {
-          ctx.status = e.status;
-          closeIfTooLarge(ctx, e);
-          return { error: e.message, reason: "invalid-request" };
-        }),
-    ),
-  );
-
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
-/**
- * Verified contracts whose license permits redistribution, as CSV: full matches only (a partial
- * match's license line is the submitter's word, not the deployed metadata's).
- */
-const verifiedCsv: Handler = (ctx) =>
-  Effect.gen(function* () {
-    const db = yield* Db;
-    const rows = yield* db.query<
-      Pick<
-        VerifiedRow,
-        "address" | "contract_name" | "compiler_version" | "license" | "match" | "verified_at"
-      >
-    >(
-      "SELECT address, contract_name, compiler_version, license, match, verified_at FROM {db}.verified_contracts FINAL WHERE match = 'full' ORDER BY verified_at, address",
-    );
-    const lines = rows
-      .filter((r) => permitsRedistribution(r.license))
-      .map((r) =>
-        [
-          r.address,
-          r.contract_name,
-          r.compiler_version,
-          r.license,
-          r.match,
-          `${r.verified_at.replace(" ", "T")}Z`,
-        ]
-          .map(csvCell)
-          .join(","),
-      );
-    ctx.type = "text/csv";
-    ctx.set("content-disposition", 'attachment; filename="verified-contracts.csv"');
-    return `${["ContractAddress,ContractName,CompilerVersion,License,Match,VerifiedAt", ...lines].join("\n")}\n`;
-  });
-
-export const verifyRoutes = (router: Router, run: Run) => {
-  router.get("/contracts/compiler-versions", run(compilerVersions));
-  router.get("/contracts/verified.csv", run(verifiedCsv));
-  router.post("/contracts/verify", run(verifyContract));
-};
+export const verifyRoutes = mount([compilerVersions, verifiedCsv, verifyContract]);
