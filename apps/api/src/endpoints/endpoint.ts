@@ -5,6 +5,7 @@ import { Db, type DbShape } from "../db.ts";
 import { type ApiSettings, type Handler, type Services, Settings } from "../http/app.ts";
 import { type ApiError, BadRequest } from "../http/errors.ts";
 import { OFFSET_MAX, type Page, pageAt, type Sort, sortBy } from "../http/list.ts";
+import type { Query } from "../http/params.ts";
 import { LIST_PARAMS, type ParamSpec, type RouteSpec } from "../http/spec.ts";
 import type { RouterMiddleware } from "../http/types.ts";
 import { type Param, type Params, paramSpecs, paramsSchema } from "./param.ts";
@@ -13,7 +14,11 @@ import { type Param, type Params, paramSpecs, paramsSchema } from "./param.ts";
 export interface Endpoint {
   readonly spec: RouteSpec;
   readonly handler: Handler;
+  /** Its parameters (page, limit and sort too, for a list) decoded from a request's. */
+  readonly decode: (query: Query, path: Readonly<Record<string, string>>) => Decoded;
 }
+
+type Decoded = Effect.Effect<Readonly<Record<string, unknown>>, BadRequest, Settings>;
 
 /** The typed parameters of `F`: what a handler reads (an undeclared one does not typecheck). */
 export type ParamsOf<F extends Params> = Schema.Schema.Type<ReturnType<typeof paramsSchema<F>>>;
@@ -67,10 +72,10 @@ const messageOf = (issue: SchemaIssue.Issue): string => {
 /** Decodes a request's declared parameters (path or query, as each is declared). */
 const decoder = <F extends Params>(params: F, specs: readonly ParamSpec[]) => {
   const decode = Schema.decodeUnknownEffect(paramsSchema(params));
-  return (ctx: Koa.Context) =>
+  return (query: Query, path: Readonly<Record<string, string>>): Decoded =>
     decode(
       Object.fromEntries(
-        specs.map((s) => [s.name, s.in === "path" ? ctx.params[s.name] : ctx.query[s.name]]),
+        specs.map((s) => [s.name, s.in === "path" ? path[s.name] : query[s.name]]),
       ),
     ).pipe(Effect.mapError((e) => new BadRequest({ message: messageOf(e.issue) })));
 };
@@ -88,14 +93,14 @@ const define = <F extends Params, R>(
   const decode = decoder(all, paramSpecs(all));
   const handler: Handler = (ctx) =>
     Effect.gen(function* () {
-      const decoded = yield* decode(ctx);
+      const decoded = yield* decode(ctx.query, ctx.params);
       const db = yield* Db;
       const settings = yield* Settings;
       return yield* handle(
         request({ params: decoded, pathText: ctx.params, db, settings, http: ctx }),
       );
     });
-  return { spec, handler };
+  return { spec, handler, decode };
 };
 
 /** An endpoint answering one thing (a record, a document). */
