@@ -69,15 +69,31 @@ const messageOf = (issue: SchemaIssue.Issue): string => {
   return typeof inner.annotations?.message === "string" ? inner.annotations.message : String(issue);
 };
 
-/** Decodes a request's declared parameters (path or query, as each is declared). */
+/**
+ * Decodes a request's declared parameters (path or query, as each is declared), with the schema
+ * for the chain's address prefix (made once per prefix).
+ */
 const decoder = <F extends Params>(params: F, specs: readonly ParamSpec[]) => {
-  const decode = Schema.decodeUnknownEffect(paramsSchema(params));
+  const byPrefix = new Map<string, (input: unknown) => unknown>();
+  const decodeFor = (prefix: string) => {
+    let d = byPrefix.get(prefix);
+    if (!d) {
+      d = Schema.decodeUnknownSync(paramsSchema(params, prefix));
+      byPrefix.set(prefix, d);
+    }
+    return d;
+  };
   return (query: Query, path: Readonly<Record<string, string>>): Decoded =>
-    decode(
-      Object.fromEntries(
-        specs.map((s) => [s.name, s.in === "path" ? path[s.name] : query[s.name]]),
-      ),
-    ).pipe(Effect.mapError((e) => new BadRequest({ message: messageOf(e.issue) })));
+    Effect.flatMap(Settings, ({ prefix }) => {
+      const input: Record<string, unknown> = {};
+      for (const s of specs) input[s.name] = s.in === "path" ? path[s.name] : query[s.name];
+      try {
+        return Effect.succeed(decodeFor(prefix)(input) as Readonly<Record<string, unknown>>);
+      } catch (e) {
+        if (!Schema.isSchemaError(e)) throw e;
+        return Effect.fail(new BadRequest({ message: messageOf(e.issue) }));
+      }
+    });
 };
 
 const define = <F extends Params, R>(

@@ -1,5 +1,4 @@
 import { Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect";
-import { Settings } from "../http/app.ts";
 import { type Kind, type KindOf, type KindValues, readKind } from "../http/kinds.ts";
 import type { ParamSpec } from "../http/spec.ts";
 
@@ -18,22 +17,26 @@ export type Params = Readonly<Record<string, Param<unknown>>>;
 
 type Value<S extends Param<unknown>> = S extends Param<infer T> ? T : never;
 
-/** The schema of one parameter named `name`: absent or empty text is no value. */
-const valueSchema = <T>(spec: KindOf): Schema.Codec<T, unknown, Settings> =>
+/**
+ * The schema of one parameter (its name in `spec`) on a chain whose addresses have `prefix`:
+ * absent or empty text is no value. Decoding is synchronous (a request decodes in microseconds).
+ */
+const valueSchema = <T>(spec: KindOf, prefix: string): Schema.Codec<T, unknown> =>
   Schema.Unknown.pipe(
     Schema.decodeTo(
       Schema.declare((_: unknown): _ is T => true),
       {
-        decode: SchemaGetter.transformOptionalEffect<T, unknown, Settings>((raw) =>
-          Effect.gen(function* () {
-            if (Option.isNone(raw)) return Option.none();
-            const { prefix } = yield* Settings;
-            return yield* Effect.try({
-              try: () => Option.fromUndefinedOr(readKind(spec, raw.value as string, prefix) as T),
-              catch: (e) => new SchemaIssue.InvalidValue({ message: (e as Error).message }, raw),
-            });
-          }),
-        ),
+        decode: SchemaGetter.transformOptionalEffect<T, unknown>((raw) => {
+          if (Option.isNone(raw)) return Effect.succeed(Option.none());
+          try {
+            const value = readKind(spec, raw.value as string | string[] | undefined, prefix);
+            return Effect.succeed(Option.fromUndefinedOr(value as T | undefined));
+          } catch (e) {
+            return Effect.fail(
+              new SchemaIssue.InvalidValue({ message: (e as Error).message }, raw),
+            );
+          }
+        }),
         encode: SchemaGetter.forbidden(() => "parameters are only read"),
       },
     ),
@@ -41,15 +44,15 @@ const valueSchema = <T>(spec: KindOf): Schema.Codec<T, unknown, Settings> =>
 
 type Field<S extends Param<unknown>> =
   S extends Param<infer T, "path">
-    ? Schema.Codec<T, unknown, Settings>
-    : Schema.optionalKey<Schema.Codec<Value<S>, unknown, Settings>>;
+    ? Schema.Codec<T, unknown>
+    : Schema.optionalKey<Schema.Codec<Value<S>, unknown>>;
 
 /** The schema of an endpoint's parameters: its handler gets `Schema.Schema.Type` of it. */
-export const paramsSchema = <F extends Params>(params: F) =>
+export const paramsSchema = <F extends Params>(params: F, prefix = "cosmos") =>
   Schema.Struct(
     Object.fromEntries(
       Object.entries(params).map(([name, p]) => {
-        const value = valueSchema({ name, ...p.describe });
+        const value = valueSchema({ name, ...p.describe }, prefix);
         return [name, p.in === "path" ? value : Schema.optionalKey(value)];
       }),
     ),
