@@ -15,6 +15,7 @@ import {
   txHash,
   validatorAddress,
 } from "./params.ts";
+import { refuseOtherFilters } from "./undeclared.ts";
 
 /** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
 const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
@@ -186,16 +187,23 @@ export const LIST_PARAMS: readonly ParamSpec[] = [
   q("sort", "string", "field; prefix - for descending"),
 ];
 
-/** Validates a request against its route's schema: a BadRequest naming the first bad parameter. */
+/**
+ * Validates a request against its route's schema: a BadRequest naming the first bad parameter.
+ * `filters`: every route's query parameter names (undeclared.ts), which a list refuses unless
+ * they are its own.
+ */
 export const validateRequest = (
   spec: RouteSpec,
   query: Query,
   pathParams: Record<string, string | undefined>,
   prefix: string,
+  filters: ReadonlySet<string> = new Set(),
 ): void => {
   for (const s of spec.params)
     check(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
+    const own = spec.params.filter((s) => s.in === "query").map((s) => s.name);
+    refuseOtherFilters(spec.path, query, own, filters);
     check(LIST_PARAMS[0]!, query.page, prefix);
     check(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
