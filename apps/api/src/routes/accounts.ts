@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import { Effect } from "effect";
-import { Db, one } from "../db.ts";
+import { Db } from "../db.ts";
 import { Settings } from "../http/app.ts";
 import { BadRequest, NotFound } from "../http/errors.ts";
 import { envelope, pageOf, sortOf } from "../http/list.ts";
@@ -16,13 +16,17 @@ import {
 import { BOND_STATUSES } from "../http/spec.ts";
 import type { Handler, RouterMiddleware } from "../http/types.ts";
 import { Where } from "../http/where.ts";
-import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
+import {
+  ADDRESS_COLUMNS,
+  type AddressRow,
+  addressRecord,
+  contractAccountRow,
+  validatorAccounts,
+} from "../records/address.ts";
 import { validatorRecords } from "../records/validator.ts";
 import { SORTS } from "./sorts.ts";
 
 type Run = (h: Handler) => RouterMiddleware;
-const ADDRESS_COLUMNS =
-  "address, evm, height, time, coins, delegations, redelegations, unbonding_delegations, rewards, account_number, sequence";
 
 const addresses: Handler = (ctx) =>
   Effect.gen(function* () {
@@ -63,14 +67,20 @@ const address: Handler = (ctx) =>
     const { prefix } = yield* Settings;
     const forms = accountForms(ctx.params.address ?? "", prefix);
     const withoutRewards = bool(ctx.query as Query, "withoutRewards") ?? false;
-    const row = yield* one(
-      db.query<AddressRow>(
-        `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address = {a:String}`,
-        { a: forms.bech32 },
-      ),
-      `address ${ctx.params.address}`,
+    const [row] = yield* db.query<AddressRow>(
+      `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address = {a:String}`,
+      { a: forms.bech32 },
     );
-    return addressRecord(row, yield* validatorAccounts, !withoutRewards);
+    // A contract's account that the log holds no state for (records/address.ts).
+    const contract = row
+      ? undefined
+      : (yield* db.query<{ block_number: string; time: string }>(
+          "SELECT block_number, time FROM {db}.contracts FINAL WHERE address = {a:String} AND block_number <= {projected}",
+          { a: forms.evm },
+        ))[0];
+    const found = row ?? (contract && contractAccountRow(forms.bech32, contract));
+    if (!found) return yield* new NotFound({ message: `address ${ctx.params.address} not found` });
+    return addressRecord(found, yield* validatorAccounts, !withoutRewards);
   });
 
 /** Accounts ordered by their balance of one native coin (`type` is its symbol, any case). */
