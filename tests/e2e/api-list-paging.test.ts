@@ -105,10 +105,8 @@ describe("the whole lists the filters are judged against", () => {
     provider.destroy();
   });
 
-  it("each list the scenario fills holds several records", () => {
-    for (const s of LISTS)
-      if (!["/validators", "/addresses/rich-list/:type"].includes(s.path))
-        expect(whole.get(s.path)!.length, s.path).toBeGreaterThan(2);
+  it("the scenario fills each list", () => {
+    for (const s of LISTS) expect(whole.get(s.path)!.length, s.path).toBeGreaterThan(0);
   });
 });
 
@@ -145,7 +143,7 @@ describe("filtered lists paged to the end", () => {
           fc.record({
             record: fc.nat(),
             other: fc.nat(),
-            filters: fc.subarray(names, { maxLength: 2 }),
+            filters: fc.subarray(names, { maxLength: Math.min(2, names.length) }),
             picks: fc.array(fc.nat(), { minLength: 2, maxLength: 2 }),
             bech32: fc.boolean(),
             limit: fc.integer({ min: 1, max: 5 }),

@@ -36,11 +36,14 @@ const addresses: Handler = (ctx) =>
     const p = pageOf(q);
     const sort = sortOf(q, SORTS.addresses, "-blockNumber");
     const w = new Where();
-    const wanted = [
-      ...(str(q, "address") ? [str(q, "address")!] : []),
-      ...(list(q, "addresses") ?? []),
-    ].map((a) => accountForms(a, prefix).bech32);
-    if (wanted.length) w.in("address", "String", wanted);
+    // `address` and `addresses` are two filters: both hold.
+    const a = str(q, "address");
+    if (a) w.eq("address", "String", accountForms(a, prefix).bech32);
+    w.in(
+      "address",
+      "String",
+      list(q, "addresses")?.map((x) => accountForms(x, prefix, "addresses").bech32),
+    );
     // A validator's delegators: the accounts whose delegations (as of their last change) name
     // it, its own account among them when it delegates to itself.
     const va = str(q, "validatorAddress");
@@ -146,11 +149,14 @@ const validators: Handler = (ctx) =>
     w.in("status", "String", statuses);
     const nin = list(q, "ninAddresses")?.map((a) => validatorAddress(a, prefix, "ninAddresses"));
     if (nin) w.and((b) => `operator_address NOT IN ${b("Array(String)", nin)}`);
-    const wanted = [
-      ...(str(q, "address") ? [str(q, "address")!] : []),
-      ...(list(q, "addresses") ?? []),
-    ].map((a) => validatorAddress(a, prefix));
-    if (wanted.length) w.in("operator_address", "String", wanted);
+    // `address` and `addresses` are two filters: both hold.
+    const one = str(q, "address");
+    if (one) w.eq("operator_address", "String", validatorAddress(one, prefix));
+    w.in(
+      "operator_address",
+      "String",
+      list(q, "addresses")?.map((x) => validatorAddress(x, prefix, "addresses")),
+    );
     const all = yield* validatorRecords(w);
     const key = (v: (typeof all)[number]) =>
       sort.by === "tokens"

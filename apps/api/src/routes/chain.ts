@@ -91,18 +91,19 @@ const txs: Handler = (ctx) =>
     if (to !== undefined) w.and((b) => `height <= ${b("UInt64", to)}`);
     /** Each filter by key: the index it is in, and the keys (a tx matches any of them). */
     const keys: { index: "tx_lookup" | "tx_hash"; keys: string[] }[] = [];
-    const addrs = [
-      ...(str(q, "address") ? [str(q, "address")!] : []),
-      ...(list(q, "addresses") ?? []),
-    ];
-    if (addrs.length)
-      keys.push({ index: "tx_lookup", keys: addrs.map((a) => `a:${accountForms(a, prefix).evm}`) });
-    const hashes = [
-      ...(str(q, "txhash") ? [str(q, "txhash")!] : []),
-      ...(list(q, "txhashes") ?? []),
-    ];
-    if (hashes.length)
-      keys.push({ index: "tx_hash", keys: hashes.map((h) => txKey(txHash(h, "txhash"))) });
+    // `address` and `addresses` are two filters, as `txhash` and `txhashes` are: both hold.
+    const one = (name: string) => (str(q, name) ? [str(q, name)!] : undefined);
+    for (const addrs of [one("address"), list(q, "addresses")])
+      if (addrs)
+        keys.push({
+          index: "tx_lookup",
+          keys: addrs.map((a) => `a:${accountForms(a, prefix).evm}`),
+        });
+    for (const [name, hashes] of [
+      ["txhash", one("txhash")],
+      ["txhashes", list(q, "txhashes")],
+    ] as const)
+      if (hashes) keys.push({ index: "tx_hash", keys: hashes.map((h) => txKey(txHash(h, name))) });
     const mt = str(q, "messageType");
     // (its form checked with the route's parameters: http/spec.ts)
     if (mt !== undefined) {
