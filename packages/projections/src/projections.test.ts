@@ -8,6 +8,7 @@ import {
 } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { projectAccounts } from "./accounts.ts";
+import { hexToBech32 } from "./address-cache.ts";
 import { blockRecord, projectBlock } from "./blocks.ts";
 import { projectChainState } from "./chain-state.ts";
 import { decToUnits } from "./dec-coins.ts";
@@ -549,6 +550,15 @@ describe("validator commission", () => {
     expect(createdBy(deploy)).toHaveLength(1);
     for (const r of deploy.evm.receipts) r.status = "0x0";
     expect(createdBy(deploy)).toEqual([]);
+  });
+
+  it("tells the ingester to read the account of each contract created (no event names it)", () => {
+    for (const label of ["evm contract creates contract (CREATE)", "evm deploy Reverter"]) {
+      const t = touched(at(label), "cosmos");
+      expect(t.created.length, label).toBeGreaterThan(0);
+      for (const c of t.created)
+        expect(t.accounts, label).toContain(hexToBech32("cosmos", c.address));
+    }
   });
 
   it("reads a block whose record predates the readings as having none", () => {

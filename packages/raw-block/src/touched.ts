@@ -34,7 +34,10 @@ export const TOKEN_ABI = [
 
 /** What the ingester must read at H, beyond the block: found from the block alone (pure). */
 export interface Touched {
-  /** bech32 account addresses whose balances, delegations and rewards to read. */
+  /**
+   * bech32 account addresses whose balances, delegations and rewards to read; a contract created
+   * at H among them (the chain holds an account for it, which no event names).
+   */
   readonly accounts: string[];
   /** Whether to read the whole validator set at H. */
   readonly validatorsChanged: boolean;
@@ -208,6 +211,7 @@ export const touched = (b: Block, prefix: string): Touched => {
       } else if (str(tx.to)) suspect(token, str(tx.to), str(tx.input), str(tx.from));
     }
   });
+  for (const c of created) add(evmToAccount(c.address, prefix));
 
   for (const r of b.evm.receipts) {
     if (str(obj(r).status) !== "0x1") continue;

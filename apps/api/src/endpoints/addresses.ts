@@ -1,17 +1,19 @@
 import { Effect } from "effect";
-import { one } from "../db.ts";
-import { BadRequest } from "../http/errors.ts";
+import { BadRequest, NotFound } from "../http/errors.ts";
 import { envelope, type Page } from "../http/list.ts";
 import { Where } from "../http/where.ts";
-import { type AddressRow, addressRecord, validatorAccounts } from "../records/address.ts";
+import {
+  ADDRESS_COLUMNS,
+  type AddressRow,
+  addressRecord,
+  contractAccountRow,
+  validatorAccounts,
+} from "../records/address.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { item, list } from "./endpoint.ts";
 import { path, query } from "./param.ts";
 
 const A = "0x5f3ff43ab5f26abb1d01076b384841f9284eb787";
-const ADDRESS_COLUMNS =
-  "address, evm, height, time, coins, delegations, redelegations, unbonding_delegations, rewards, account_number, sequence";
-
 /** A page of accounts as lists show them (rewards left out). */
 const accountsPage = (rows: AddressRow[], p: Page) =>
   Effect.map(validatorAccounts, (vals) =>
@@ -42,10 +44,13 @@ export const addresses = list(
   ({ params: q, db, page: p, sort }) =>
     Effect.gen(function* () {
       const w = new Where();
-      const wanted = [...(q.address ? [q.address] : []), ...(q.addresses ?? [])].map(
-        (a) => a.bech32,
+      // `address` and `addresses` are two filters: both hold.
+      w.eq("address", "String", q.address?.bech32);
+      w.in(
+        "address",
+        "String",
+        q.addresses?.map((a) => a.bech32),
       );
-      if (wanted.length) w.in("address", "String", wanted);
       // A validator's delegators: the accounts whose delegations (as of their last change) name
       // it, its own account among them when it delegates to itself.
       const op = q.validatorAddress;
@@ -119,13 +124,19 @@ export const address = item(
     Effect.gen(function* () {
       const forms = params.address;
       const withoutRewards = params.withoutRewards ?? false;
-      const row = yield* one(
-        db.query<AddressRow>(
-          `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address = {a:String}`,
-          { a: forms.bech32 },
-        ),
-        `address ${pathText.address}`,
+      const [row] = yield* db.query<AddressRow>(
+        `SELECT ${ADDRESS_COLUMNS} FROM {db}.addresses FINAL WHERE address = {a:String}`,
+        { a: forms.bech32 },
       );
-      return addressRecord(row, yield* validatorAccounts, !withoutRewards);
+      // A contract's account that the log holds no state for (records/address.ts).
+      const contract = row
+        ? undefined
+        : (yield* db.query<{ block_number: string; time: string }>(
+            "SELECT block_number, time FROM {db}.contracts FINAL WHERE address = {a:String} AND block_number <= {projected}",
+            { a: forms.evm },
+          ))[0];
+      const found = row ?? (contract && contractAccountRow(forms.bech32, contract));
+      if (!found) return yield* new NotFound({ message: `address ${pathText.address} not found` });
+      return addressRecord(found, yield* validatorAccounts, !withoutRewards);
     }),
 );

@@ -6,7 +6,7 @@ describe("txLookups", () => {
   const a = { evm: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787", bech32: "cosmos1…" };
   const b = { evm: "0x0000000000000000000000000000000000000001", bech32: "cosmos1…" };
 
-  it("joins address and addresses into one lookup, hashes into another, by their key forms", () => {
+  it("makes address and addresses two lookups (both hold), as txhash and txhashes, by their key forms", () => {
     expect(
       txLookups({
         address: a,
@@ -15,8 +15,10 @@ describe("txLookups", () => {
         txhashes: [{ kind: "evm", hash: `0x${"cd".repeat(32)}` }],
       }),
     ).toEqual([
-      { index: "tx_lookup", keys: [`a:${a.evm}`, `a:${b.evm}`] },
-      { index: "tx_hash", keys: [`h:${"AB".repeat(32)}`, `e:0x${"cd".repeat(32)}`] },
+      { index: "tx_lookup", keys: [`a:${a.evm}`] },
+      { index: "tx_lookup", keys: [`a:${b.evm}`] },
+      { index: "tx_hash", keys: [`h:${"AB".repeat(32)}`] },
+      { index: "tx_hash", keys: [`e:0x${"cd".repeat(32)}`] },
     ]);
   });
 

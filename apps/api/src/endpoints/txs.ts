@@ -27,10 +27,11 @@ type Filters = ParamsOf<typeof TX_FILTERS>;
 /** Each filter by key: the index it is in, and the keys (a tx matches any of them). */
 export const txLookups = (f: Filters) => {
   const keys: { index: "tx_lookup" | "tx_hash"; keys: string[] }[] = [];
-  const addrs = [...(f.address ? [f.address] : []), ...(f.addresses ?? [])];
-  if (addrs.length) keys.push({ index: "tx_lookup", keys: addrs.map((a) => `a:${a.evm}`) });
-  const hashes = [...(f.txhash ? [f.txhash] : []), ...(f.txhashes ?? [])];
-  if (hashes.length) keys.push({ index: "tx_hash", keys: hashes.map(txKey) });
+  // `address` and `addresses` are two filters, as `txhash` and `txhashes` are: both hold.
+  for (const addrs of [f.address && [f.address], f.addresses])
+    if (addrs) keys.push({ index: "tx_lookup", keys: addrs.map((a) => `a:${a.evm}`) });
+  for (const hashes of [f.txhash && [f.txhash], f.txhashes])
+    if (hashes) keys.push({ index: "tx_hash", keys: hashes.map(txKey) });
   const mt = f.messageType;
   if (mt !== undefined)
     keys.push({ index: "tx_lookup", keys: [`m:${mt.startsWith("/") ? mt : `/${mt}`}`] });

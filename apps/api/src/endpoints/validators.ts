@@ -55,8 +55,9 @@ export const validators = list(
       w.in("status", "String", q.validatorStatuses);
       const nin = q.ninAddresses;
       if (nin) w.and((b) => `operator_address NOT IN ${b("Array(String)", nin)}`);
-      const wanted = [...(q.address ? [q.address] : []), ...(q.addresses ?? [])];
-      if (wanted.length) w.in("operator_address", "String", wanted);
+      // `address` and `addresses` are two filters: both hold.
+      w.eq("operator_address", "String", q.address);
+      w.in("operator_address", "String", q.addresses);
       const all = sortValidators(yield* validatorRecords(w), sort.by, sort.desc);
       return envelope(all.slice(p.offset, p.offset + p.limit + 1), p);
     }),

@@ -29,6 +29,7 @@ import { countAnswer, httpMetrics } from "./metrics.ts";
 import type { Query } from "./params.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { type RouteSpec, validateRequest } from "./spec.ts";
+import { filterNames } from "./undeclared.ts";
 
 /** What a request's credentials and rate limit allow: headers to send, and a refusal or none. */
 export interface Admission {
@@ -251,6 +252,7 @@ export const makeApp = (
   };
 
   const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
+  const filters = filterNames(routes);
   const db = runtime.runSync(
     Effect.gen(function* () {
       return yield* Db;
@@ -390,6 +392,7 @@ export const makeApp = (
               ctx.query as Query,
               ctx.params as Record<string, string>,
               settings.prefix,
+              filters,
             );
           } catch (e) {
             if (spec.refused && e instanceof BadRequest)

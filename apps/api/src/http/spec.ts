@@ -2,6 +2,7 @@ import { BadRequest } from "./errors.ts";
 import { type Kind, readKind } from "./kinds.ts";
 import { LIMIT_MAX } from "./list.ts";
 import { type Query, str } from "./params.ts";
+import { refuseOtherFilters } from "./undeclared.ts";
 
 export type { Kind } from "./kinds.ts";
 
@@ -74,16 +75,23 @@ export const LIST_PARAMS: readonly ParamSpec[] = [
   { name: "sort", in: "query", kind: "string", description: "field; prefix - for descending" },
 ];
 
-/** Validates a request against its route's schema: a BadRequest naming the first bad parameter. */
+/**
+ * Validates a request against its route's schema: a BadRequest naming the first bad parameter.
+ * `filters`: every route's query parameter names (undeclared.ts), which a list refuses unless
+ * they are its own.
+ */
 export const validateRequest = (
   spec: RouteSpec,
   query: Query,
   pathParams: Record<string, string | undefined>,
   prefix: string,
+  filters: ReadonlySet<string> = new Set(),
 ): void => {
   for (const s of spec.params)
     readKind(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
+    const own = spec.params.filter((s) => s.in === "query").map((s) => s.name);
+    refuseOtherFilters(spec.path, query, own, filters);
     readKind(LIST_PARAMS[0]!, query.page, prefix);
     readKind(LIST_PARAMS[1]!, query.limit, prefix);
     const sort = str(query, "sort");
