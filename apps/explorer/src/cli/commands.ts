@@ -1,3 +1,4 @@
+import type { Settings } from "@explorer/service";
 import type { Effect } from "effect";
 import {
   apiOptions,
@@ -18,7 +19,7 @@ export interface Command {
   readonly details: string;
   readonly options: readonly Option[];
   /** The program, loaded only when the command runs (so `--help` answers at once). */
-  readonly load: () => Promise<Effect.Effect<unknown, unknown, never>>;
+  readonly load: () => Promise<Effect.Effect<unknown, unknown, Settings>>;
 }
 
 const withCommon = (options: readonly Option[]) => [...options, ...commonOptions];
