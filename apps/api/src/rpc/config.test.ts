@@ -18,6 +18,17 @@ describe("RPC settings", () => {
     ).toEqual([{ http: "http://127.0.0.1:9", ws: "ws://127.0.0.1:10" }]);
   });
 
+  it("without RPC_UPSTREAMS: the node of --evm-rpc and --evm-ws, or none where the process follows none", () => {
+    expect(settingsWith({}).upstreams).toEqual([
+      { http: "http://127.0.0.1:8545", ws: "ws://127.0.0.1:8546" },
+    ]);
+    expect(settingsWith({ EVM_RPC_URL: "http://n:7545" }).upstreams).toEqual([
+      { http: "http://n:7545", ws: "ws://n:7546" },
+    ]);
+    // `start` serving the sample: no node
+    expect(rpcSettings(settingsFromEnv({}), new Map(), false).upstreams).toEqual([]);
+  });
+
   it("a policy file that is not JSON is a SettingError naming it", () => {
     const file = join(mkdtempSync(join(tmpdir(), "rpc-policy-")), "policy.json");
     writeFileSync(file, "{ not json");
