@@ -242,6 +242,8 @@ export const SETTINGS = {
     help: "flush a partial batch after this idle time",
     value: "<ms>",
   }),
+  // Bigger batches make fewer, larger parts: on the 1M-tx bench, 128 MiB (~490 dense blocks) took
+  // ~7% less CPU per block than 64 MiB. Memory: the batch being filled and the one being written.
   batchBytes: int("batch-bytes", "BATCH_BYTES", 128 * 1024 * 1024, {
     help: "also write a batch once its rows reach this many bytes",
     value: "<n>",
