@@ -53,7 +53,7 @@ export const COMMANDS: readonly Command[] = [
     name: "api",
     summary: "serve the REST API, the Socket.IO stream and the docs page from the tables",
     details:
-      "Stateless: run as many as needed behind a load balancer; with --nats they share the stream's 'projected' events. /health and /ready answer on the same port.",
+      "Stateless: run as many as needed behind a load balancer; with --log nats they share the stream's 'projected' events (--nats). /health and /ready answer on the same port.",
     options: withCommon(apiOptions),
     load: async () => (await import("./programs.ts")).apiProgram,
   },
