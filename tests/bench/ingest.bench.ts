@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chainStart, endpoints, isNodeRunning, nodePorts, referenceChain } from "@explorer/infra";
 import { ingest, Log, makeReaders, Node, type Readers } from "@explorer/ingester";
-import { ConfigProvider, Effect, Layer } from "effect";
+import { Settings, settingsFromEnv } from "@explorer/service";
+import { Effect, Layer } from "effect";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -44,20 +45,17 @@ const CONCURRENCY = 8;
 
 const ingestOnce = async (readers: Readers, stop: number) => {
   const dir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
-  const env = {
+  const settings = settingsFromEnv({
     LOG_DIR: dir,
-    STOP_HEIGHT: stop,
-    INGEST_CONCURRENCY: CONCURRENCY,
-    PROGRESS: false,
-    METADATA_FETCH: false,
-  };
+    STOP_HEIGHT: String(stop),
+    INGEST_CONCURRENCY: String(CONCURRENCY),
+    PROGRESS: "false",
+    METADATA_FETCH: "false",
+  });
   const layer = Log.layer.pipe(Layer.provideMerge(Layer.succeed(Node, Node.of(readers))));
   const t0 = performance.now();
   await Effect.runPromise(
-    ingest.pipe(
-      Effect.provide(layer),
-      Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))),
-    ),
+    ingest.pipe(Effect.provide(layer), Effect.provide(Settings.layer(settings))),
   );
   const ms = performance.now() - t0;
   rmSync(dir, { recursive: true, force: true });

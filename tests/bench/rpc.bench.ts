@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { attachRpc, buildApi, RpcConfig, rpcSettings } from "@explorer/api";
+import { attachRpc, buildApi, rpcSettings } from "@explorer/api";
 import { keyFromMnemonic } from "@explorer/chain";
 import { chainStart, endpoints, isNodeRunning, nodePorts, testAccounts } from "@explorer/infra";
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { projectLog } from "@explorer/projector";
 import { encodeRecord, type RawBlockV1 } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { settingsFromEnv } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
-import { ConfigProvider, Effect } from "effect";
 import { listenLocal } from "../lib/net.ts";
 import { resultFile } from "../scenario/run.ts";
 import { hasWrk, type LoadResult, load } from "./load.ts";
@@ -42,11 +42,7 @@ const e = endpoints(nodePorts(0));
 
 const settingsFor = (env: Record<string, unknown>) =>
   rpcSettings(
-    Effect.runSync(
-      Effect.gen(function* () {
-        return yield* RpcConfig;
-      }).pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),
-    ),
+    settingsFromEnv(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]))),
     new Map(),
   );
 

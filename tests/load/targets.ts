@@ -7,6 +7,7 @@ import { recordedBlocks } from "@explorer/projections/fixtures";
 import { followWith, Log, Store } from "@explorer/projector";
 import { encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { Settings } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Effect, Fiber, Layer, Logger } from "effect";
 import { PrometheusMetrics } from "effect/observability";
@@ -57,7 +58,10 @@ export const followChain = (dataDir: string, port: number, comet: string): LoadT
     PROGRESS: "false",
   });
   const fiber = Effect.runFork(
-    Effect.scoped(start).pipe(Effect.provide(Logger.layer([Logger.consolePretty()]))),
+    Effect.scoped(start).pipe(
+      Effect.provide(Settings.fromEnv),
+      Effect.provide(Logger.layer([Logger.consolePretty()])),
+    ),
   );
   const gauge = (name: string) =>
     Number(
@@ -99,7 +103,11 @@ export const pacedLog = async (
   const projector = Effect.runFork(
     followWith((p) => source.announce(p.height)).pipe(
       Effect.provide(
-        Layer.mergeAll(Layer.succeed(Store, Store.of(ch)), Layer.succeed(Log, Log.of(log))),
+        Layer.mergeAll(
+          Layer.succeed(Store, Store.of(ch)),
+          Layer.succeed(Log, Log.of(log)),
+          Settings.fromEnv,
+        ),
       ),
     ),
   );

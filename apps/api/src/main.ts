@@ -6,19 +6,19 @@ import {
   closeServer,
   LoggingLive,
   listen,
+  Settings as ProcessSettings,
   type ReadyCheck,
   type ReadyReport,
   runChecks,
   runMain,
-  SettingError,
   serveAdmin,
 } from "@explorer/service";
 import { awaitMigratedSet, ensureCurrentSet, openClickHouse, parseStoreUrl } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
-import { ApiConfig, recordCacheDir, verifierOptions } from "./config.ts";
+import { ApiConfig, apiSettings, verifierOptions } from "./config.ts";
 import { Db, type DbShape, makeDb } from "./db.ts";
-import { type ApiSettings, makeApp, parseApiKeys, Settings } from "./http/app.ts";
+import { type ApiSettings, makeApp, Settings } from "./http/app.ts";
 import { logLine } from "./log.ts";
 import { immediateAnswers } from "./records/immediate.ts";
 import { RecordCache } from "./records/record-cache.ts";
@@ -32,7 +32,7 @@ import { ROUTE_SPECS } from "./routes/specs.ts";
 import { statSearchRoutes } from "./routes/stat-search.ts";
 import { verifyRoutes } from "./routes/verify.ts";
 import { attachRpc } from "./rpc/attach.ts";
-import { RpcConfig, rpcSettings } from "./rpc/config.ts";
+import { rpcSettings } from "./rpc/config.ts";
 import { attachStream } from "./stream/attach.ts";
 import { natsSource, pollingSource } from "./stream/source.ts";
 import { makeVerification, Verification, type VerificationShape } from "./verification/service.ts";
@@ -151,19 +151,6 @@ const withoutReasons = (r: ReadyReport): ReadyReport => ({
   ),
 });
 
-/** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
-export const parseNativeCoins = (value: string): Map<string, string> =>
-  new Map(
-    value.split(",").map((p, i) => {
-      const m = /^([^:\s]+):([^:\s]+)$/.exec(p.trim());
-      if (!m)
-        throw new SettingError(
-          `NATIVE_COINS: entry ${i + 1} ("${p.trim()}") is not symbol:denom (e.g. test:atest; --native-denoms takes bare denoms)`,
-        );
-      return [m[1]!.toLowerCase(), m[2]!] as const;
-    }),
-  );
-
 /** Listens with the app for as long as the scope lives; closing the server disposes the runtime. */
 export const listenApi = (
   app: ReturnType<typeof buildApi>["app"],
@@ -217,17 +204,9 @@ export const serve = Effect.gen(function* () {
     Effect.promise(() => openClickHouse(store)),
     (c) => Effect.promise(() => c.close()),
   );
-  const settings: ApiSettings = {
-    prefix: cfg.prefix,
-    nativeCoins: parseNativeCoins(cfg.nativeCoins),
-    rateLimitPerMinute: cfg.rateLimit,
-    apiKeys: parseApiKeys(cfg.apiKeys, cfg.rateLimit),
-    maxBodyBytes: cfg.maxBodyBytes,
-    trustedProxies: cfg.trustedProxies,
-    recordCacheDir: recordCacheDir(cfg.recordCacheDir, store, cfg.storeDb),
-  };
+  const settings = apiSettings(cfg.settings, store, cfg.storeDb);
   // The proxy's settings (a policy file among them) are checked before anything waits or listens.
-  const rpc = rpcSettings(yield* RpcConfig, settings.apiKeys, cfg.trustedProxies);
+  const rpc = rpcSettings(cfg.settings, settings.apiKeys);
   // On a server, the projector (or `explorer migrate`) creates and migrates the tables: a
   // migration run here beside a projector writing could lose its rows (see @explorer/store's
   // migrate). A chDB directory is this process's alone, so it migrates it (an API before any
@@ -240,19 +219,17 @@ export const serve = Effect.gen(function* () {
   );
   // Verifications are recorded in the log: with NATS any instance can append; the embedded log
   // belongs to the process that runs the ingester (`npm start` records through it).
-  const log =
-    cfg.logBackend === "nats"
-      ? yield* Effect.acquireRelease(
-          Effect.promise(() =>
-            NatsLog.open({ servers: cfg.natsUrl || "nats://127.0.0.1:4222", chainId: cfg.chainId }),
-          ),
-          (l) => Effect.promise(() => l.close()),
-        )
-      : undefined;
+  const nats = cfg.nats;
+  const log = nats
+    ? yield* Effect.acquireRelease(
+        Effect.promise(() => NatsLog.open({ servers: nats.url, chainId: nats.chainId })),
+        (l) => Effect.promise(() => l.close()),
+      )
+    : undefined;
   const verification = makeVerification({
-    verifier: new Verifier(verifierOptions(cfg)),
+    verifier: new Verifier(verifierOptions(cfg.settings)),
     log,
-    chainId: cfg.chainId,
+    chainId: nats?.chainId ?? "",
     evmChainId: cfg.evmChainId,
   });
   const { app, runtime, ready } = buildApi(ch, cfg.storeDb, settings, verification);
@@ -261,8 +238,8 @@ export const serve = Effect.gen(function* () {
   const port = (server.address() as { port: number }).port; // --port 0: the one chosen
   const source = yield* Effect.acquireRelease(
     Effect.promise(async () =>
-      cfg.natsUrl
-        ? natsSource(cfg.natsUrl, cfg.chainId)
+      nats
+        ? natsSource(nats.url, nats.chainId)
         : pollingSource(() =>
             runtime.runPromise(
               Effect.gen(function* () {
@@ -281,4 +258,6 @@ export const serve = Effect.gen(function* () {
 });
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  runMain(Effect.scoped(serve).pipe(Effect.provide(LoggingLive)));
+  runMain(
+    Effect.scoped(serve).pipe(Effect.provide(ProcessSettings.fromEnv), Effect.provide(LoggingLive)),
+  );

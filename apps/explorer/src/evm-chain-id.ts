@@ -1,9 +1,8 @@
-import { BadSetup } from "@explorer/ingester";
-import { publicUrl, withCredentials } from "@explorer/service";
+import { publicUrl, REFERENCE_EVM_CHAIN_ID, withCredentials } from "@explorer/service";
 import { Effect } from "effect";
 
 /** The bundled sample's EVM chain id (the reference chain's). */
-export const SAMPLE_EVM_CHAIN_ID = 262144;
+export const SAMPLE_EVM_CHAIN_ID = REFERENCE_EVM_CHAIN_ID;
 
 const askNode = async (evmRpc: string, signal: AbortSignal): Promise<number> => {
   const bare = withCredentials(evmRpc);
@@ -23,15 +22,13 @@ const askNode = async (evmRpc: string, signal: AbortSignal): Promise<number> => 
  * followed node's eth_chainId, or the sample's. A node that does not answer is said in a warning
  * (the ingester then stops the process with its own line) and the sample's is used meanwhile.
  */
-export const evmChainIdOf = (cfg: { evmChainId: string; cometRpc: string; evmRpc: string }) =>
+export const evmChainIdOf = (cfg: {
+  evmChainId: number | undefined;
+  cometRpc: string | undefined;
+  evmRpc: string;
+}) =>
   Effect.gen(function* () {
-    if (cfg.evmChainId) {
-      if (!/^\d+$/.test(cfg.evmChainId))
-        return yield* new BadSetup({
-          message: `--evm-chain-id ${cfg.evmChainId}: a decimal number, as eth_chainId's value`,
-        });
-      return Number(cfg.evmChainId);
-    }
+    if (cfg.evmChainId !== undefined) return cfg.evmChainId;
     if (!cfg.cometRpc) return SAMPLE_EVM_CHAIN_ID;
     return yield* Effect.tryPromise((signal) => askNode(cfg.evmRpc, signal)).pipe(
       Effect.catch((e) =>

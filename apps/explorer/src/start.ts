@@ -2,18 +2,13 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  apiSettings,
   attachStreamAndRpc,
   buildApi,
   inProcessSource,
   listenApi,
   makeVerification,
-  parseApiKeys,
-  parseNativeCoins,
-  RecordCacheConfig,
-  RpcConfig,
-  recordCacheDir,
   rpcSettings,
-  VerifierConfig,
   verifierOptions,
 } from "@explorer/api";
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
@@ -29,15 +24,16 @@ import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
 import {
   callbackInfo,
   callbackWarner,
+  namedChainId,
   publicUrl,
   type ReadyCheck,
+  Settings,
   serveAdmin,
 } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse, setDb } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
-import { Config, ConfigProvider, Effect, Fiber, Layer } from "effect";
+import { Effect, Fiber, Layer } from "effect";
 import { evmChainIdOf } from "./evm-chain-id.ts";
-import { followedNodeUpstream } from "./node-upstream.ts";
 import { planReplay, replaySample, samplePrefix } from "./sample-replay.ts";
 
 /** The bundled sample chain: a raw-block log recorded from the reference chain by the scenario. */
@@ -45,42 +41,14 @@ export const sampleLog = fileURLToPath(
   new URL("../../../samples/reference-chain/log.dat", import.meta.url),
 );
 
-export const StartConfig = Config.all({
-  dataDir: Config.String("EXPLORER_DATA_DIR").pipe(Config.withDefault(".data")),
-  port: Config.Int("API_PORT").pipe(Config.withDefault(8080)),
-  host: Config.String("API_HOST").pipe(Config.withDefault("127.0.0.1")),
-  /** A node to follow; without one, the bundled sample chain is served. */
-  cometRpc: Config.String("COMET_RPC_URL").pipe(Config.withDefault("")),
-  prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
-  nativeCoins: Config.String("NATIVE_COINS").pipe(Config.withDefault("test:atest")),
-  rateLimit: Config.Int("RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(1200)),
-  maxBodyBytes: Config.Int("API_MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
-  trustedProxies: Config.Int("API_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
-  /** Stream connections open at once from one IP (0: no cap). */
-  streamConnectionsPerIp: Config.Int("STREAM_MAX_CONNECTIONS_PER_IP").pipe(Config.withDefault(100)),
-  apiKeys: Config.option(Config.Redacted("API_KEYS")),
-  /** With the sample: its last blocks are replayed at their recorded pace on a fresh data dir. */
-  /** Nodes behind the JSON-RPC proxy; empty: the followed node's EVM JSON-RPC, or the index alone. */
-  rpcUpstreams: Config.String("RPC_UPSTREAMS").pipe(Config.withDefault("")),
-  evmRpc: Config.String("EVM_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:8545")),
-  /** The followed node's WebSocket (eth_subscribe); empty: --evm-rpc's port plus one. */
-  evmWs: Config.String("EVM_WS_URL").pipe(Config.withDefault("")),
-  replayBlocks: Config.Int("SAMPLE_REPLAY_BLOCKS").pipe(Config.withDefault(120)),
-  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
-  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
-  /** The log: embedded under the data dir (default), or a JetStream another process ingests into. */
-  logBackend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
-    Config.withDefault("embedded" as const),
-  ),
-  natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
-  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("evmd-local-1")),
-  /** Empty: the followed node's eth_chainId, or the sample's 262144. */
-  evmChainId: Config.String("EVM_CHAIN_ID").pipe(Config.withDefault("")),
-  /** Once serving: replay the whole log into a new table set, then switch to it. */
-  reindex: Config.Boolean("REINDEX").pipe(Config.withDefault(false)),
-  ...VerifierConfig,
-  ...RecordCacheConfig,
-});
+/** `start`'s part of the process's settings (@explorer/service's registry holds their defaults). */
+export const StartConfig = Settings.useSync((s) => ({
+  ...s,
+  /** Where `start` keeps the log and chDB; the projector and the API read them from here. */
+  logDir: join(s.dataDir, "log"),
+  chdbDir: join(s.dataDir, "chdb"),
+  chainId: namedChainId(s),
+}));
 
 /**
  * Serves the bundled sample: its records go into the data log, the last ones at their recorded
@@ -178,17 +146,9 @@ const reindexBeside = <E, R>(projectorParts: Layer.Layer<Store | ProjectorLog, E
  */
 export const start = Effect.gen(function* () {
   const cfg = yield* StartConfig;
-  const apiKeys = parseApiKeys(cfg.apiKeys, cfg.rateLimit);
+  const apiSettingsOf = apiSettings(cfg, { kind: "chdb", path: cfg.chdbDir }, "explorer");
   // The proxy's settings (a policy file among them) are checked before anything starts.
-  const rpc = rpcSettings(
-    {
-      ...(yield* RpcConfig),
-      upstreams:
-        cfg.rpcUpstreams || (cfg.cometRpc ? followedNodeUpstream(cfg.evmRpc, cfg.evmWs) : ""),
-    },
-    apiKeys,
-    cfg.trustedProxies,
-  );
+  const rpc = rpcSettings(cfg, apiSettingsOf.apiKeys, cfg.cometRpc !== undefined);
   // feedSample's copy of the sample: this data dir serves it. Its heights are another chain's (its
   // chain id may even be the node's): a node's blocks would follow them in one log and tables.
   const holdsSample = existsSync(join(cfg.dataDir, "sample"));
@@ -196,7 +156,7 @@ export const start = Effect.gen(function* () {
     return yield* new BadSetup({
       message: `--data-dir ${cfg.dataDir} holds the bundled sample chain: follow a node (--comet-rpc) in an empty data dir`,
     });
-  const logDir = join(cfg.dataDir, "log");
+  const logDir = cfg.logDir;
   mkdirSync(logDir, { recursive: true });
   const warn = yield* callbackWarner;
   // Waiting for the log can take a while (a NATS server starting): a stop ends the wait.
@@ -211,7 +171,7 @@ export const start = Effect.gen(function* () {
     (l) => Effect.promise(() => l.close()),
     { interruptible: true },
   );
-  const chdbDir = join(cfg.dataDir, "chdb");
+  const chdbDir = cfg.chdbDir;
   const ch = yield* Effect.acquireRelease(
     Effect.promise(() => openClickHouse({ kind: "chdb", path: chdbDir })),
     (c) => Effect.promise(() => c.close()),
@@ -225,19 +185,11 @@ export const start = Effect.gen(function* () {
   const projectorParts = Layer.mergeAll(
     Layer.succeed(Store, Store.of(ch)),
     Layer.succeed(ProjectorLog, ProjectorLog.of(log)),
-    // The projector's settings that start owns: the table set the API reads, and following
-    // for good. From the environment (one shared by every command, say), the projector wrote
-    // elsewhere or stopped while the API waited on an empty set and /ready said 200.
-    ConfigProvider.layer(
-      ConfigProvider.orElse(
-        ConfigProvider.fromUnknown({
-          STORE_DB: "explorer",
-          FOLLOW: "true",
-          FROM_START: "false",
-        }),
-        ConfigProvider.fromEnv(),
-      ),
-    ),
+    // The projector's settings that start owns: the table set the API reads, following for
+    // good, and the log and store opened above. From the environment (one shared by every
+    // command, say), the projector wrote elsewhere or stopped while the API waited on an empty
+    // set and /ready said 200.
+    Settings.layer({ ...cfg, storeDb: "explorer", follow: true, fromStart: false }),
   );
   const projector = yield* followWith((p) => projected.announce(p.height)).pipe(
     Effect.provide(projectorParts),
@@ -272,34 +224,20 @@ export const start = Effect.gen(function* () {
   // The API port's /ready says what the admin port's does: the projector's lag (its "store"
   // check in place of the API's own), and the node's when one is followed (a load balancer sees
   // one process).
-  const records = recordCacheDir(cfg.recordCacheDir, { kind: "chdb", path: chdbDir }, "explorer");
-  const { app, runtime } = buildApi(
-    ch,
-    "explorer",
-    {
-      prefix: cfg.prefix,
-      nativeCoins: parseNativeCoins(cfg.nativeCoins),
-      rateLimitPerMinute: cfg.rateLimit,
-      apiKeys,
-      maxBodyBytes: cfg.maxBodyBytes,
-      trustedProxies: cfg.trustedProxies,
-      recordCacheDir: records,
-    },
-    verification,
-    ready,
-  );
-  const server = yield* listenApi(app, runtime, cfg.port, cfg.host);
+  const records = apiSettingsOf.recordCacheDir;
+  const { app, runtime } = buildApi(ch, "explorer", apiSettingsOf, verification, ready);
+  const server = yield* listenApi(app, runtime, cfg.apiPort, cfg.apiHost);
   yield* attachStreamAndRpc(server, app, runtime, projected, rpc, cfg);
   yield* serveAdmin({ port: cfg.metricsPort, host: cfg.metricsHost, ready });
   const port = (server.address() as { port: number }).port; // --port 0: the one chosen
-  const base = `http://${cfg.host}:${port}`;
+  const base = `http://${cfg.apiHost}:${port}`;
   yield* Effect.logInfo(
     [
       "explorer is running (embedded mode)",
       `  REST API      ${base}/api/1.0   (e.g. ${base}/api/1.0/blocks/latest)`,
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
-      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.host}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => publicUrl((u.http ?? u.ws)!)).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
+      `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.apiHost}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => publicUrl((u.http ?? u.ws)!)).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
       `  health        ${base}/health and ${base}/ready`,
       `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/; ${records ? `the API's record cache in ${records}` : "no record cache"})`,
       `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,

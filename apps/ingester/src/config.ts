@@ -1,43 +1,46 @@
-import { Config } from "effect";
+import { Settings } from "@explorer/service";
+import { Effect } from "effect";
+import { BadSetup } from "./errors.ts";
 
 /**
- * Ingester settings, from the environment (the CLI maps its flags and config file onto the same
- * names). Defaults point at the reference chain on loopback and the embedded log.
+ * The ingester's parts of the process's settings (@explorer/service's registry holds their
+ * defaults and meanings; the command line or the environment gives them).
  */
-export const NodeConfig = Config.all({
-  cometRpc: Config.String("COMET_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:26657")),
-  rest: Config.String("COSMOS_REST_URL").pipe(Config.withDefault("http://127.0.0.1:1317")),
-  evmRpc: Config.String("EVM_RPC_URL").pipe(Config.withDefault("http://127.0.0.1:8545")),
-  prefix: Config.String("BECH32_PREFIX").pipe(Config.withDefault("cosmos")),
+export const NodeConfig = Effect.gen(function* () {
+  const s = yield* Settings;
+  if (!s.cometRpc)
+    return yield* new BadSetup({
+      message:
+        "no node to follow: give --comet-rpc <url> (COMET_RPC_URL), e.g. http://127.0.0.1:26657 for the reference chain",
+    });
+  return { cometRpc: s.cometRpc, rest: s.rest, evmRpc: s.evmRpc, prefix: s.prefix };
 });
 
-export const LogConfig = Config.all({
-  backend: Config.Literals(["embedded", "nats"], "LOG_BACKEND").pipe(
-    Config.withDefault("embedded" as const),
-  ),
-  dir: Config.String("LOG_DIR").pipe(Config.withDefault(".data/log")),
-  natsUrl: Config.String("NATS_URL").pipe(Config.withDefault("nats://127.0.0.1:4222")),
-});
+export const LogConfig = Settings.useSync((s) => ({
+  backend: s.logBackend,
+  dir: s.logDir,
+  natsUrl: s.natsUrl,
+}));
 
-export const IngestConfig = Config.all({
+export const IngestConfig = Settings.useSync((s) => ({
   /** The chain id the node must report; empty: take whatever it reports. */
-  chainId: Config.String("CHAIN_ID").pipe(Config.withDefault("")),
-  startHeight: Config.Int("START_HEIGHT").pipe(Config.withDefault(1)),
+  chainId: s.chainId ?? "",
+  startHeight: s.startHeight,
   /** Heights assembled at once during backfill (published strictly in order). */
-  concurrency: Config.Int("INGEST_CONCURRENCY").pipe(Config.withDefault(8)),
+  concurrency: s.ingestConcurrency,
   /** Stop after this height (0: follow the head forever). */
-  stopHeight: Config.Int("STOP_HEIGHT").pipe(Config.withDefault(0)),
-  pollMs: Config.Int("HEAD_POLL_MS").pipe(Config.withDefault(250)),
-  metricsPort: Config.Int("METRICS_PORT").pipe(Config.withDefault(0)),
-  metricsHost: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
-  progress: Config.Boolean("PROGRESS").pipe(Config.withDefault(true)),
-});
+  stopHeight: s.stopHeight,
+  pollMs: s.headPollMs,
+  metricsPort: s.metricsPort,
+  metricsHost: s.metricsHost,
+  progress: s.progress,
+}));
 
-export const MetadataConfig = Config.all({
-  enabled: Config.Boolean("METADATA_FETCH").pipe(Config.withDefault(true)),
-  timeoutMs: Config.Int("METADATA_TIMEOUT_MS").pipe(Config.withDefault(5000)),
-  maxBytes: Config.Int("METADATA_MAX_BYTES").pipe(Config.withDefault(1024 * 1024)),
-  attempts: Config.Int("METADATA_ATTEMPTS").pipe(Config.withDefault(3)),
-  ipfsGateway: Config.String("IPFS_GATEWAY").pipe(Config.withDefault("https://ipfs.io/ipfs/")),
-  allowPrivate: Config.Boolean("METADATA_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-});
+export const MetadataConfig = Settings.useSync((s) => ({
+  enabled: s.metadataFetch,
+  timeoutMs: s.metadataTimeoutMs,
+  maxBytes: s.metadataMaxBytes,
+  attempts: s.metadataAttempts,
+  ipfsGateway: s.ipfsGateway,
+  allowPrivate: s.metadataAllowPrivate,
+}));

@@ -1,5 +1,12 @@
 #!/usr/bin/env -S node --import tsx
-import { LoggingLive, publicUrl, type ReadyCheck, runMain, serveAdmin } from "@explorer/service";
+import {
+  LoggingLive,
+  publicUrl,
+  type ReadyCheck,
+  runMain,
+  Settings,
+  serveAdmin,
+} from "@explorer/service";
 import { Effect, Layer } from "effect";
 import { IngestConfig } from "./config.ts";
 import { ingest } from "./ingest.ts";
@@ -46,4 +53,4 @@ export const ingesterProgram = Effect.gen(function* () {
 );
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  runMain(ingesterProgram.pipe(Effect.provide(LoggingLive)));
+  runMain(ingesterProgram.pipe(Effect.provide(Settings.fromEnv), Effect.provide(LoggingLive)));

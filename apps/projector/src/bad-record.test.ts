@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { decodeRecord, encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { Settings, settingsFromEnv } from "@explorer/service";
 import { ensureCurrentSet, migrate, openClickHouse } from "@explorer/store";
 import { Effect, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,21 +111,22 @@ describe("a record that cannot be projected", () => {
   it("ends the follower at once (retrying it would fail the same way for minutes)", async () => {
     const log = await logWith("follower", gzipSync(Buffer.from("not json")));
     const { db } = await ensureCurrentSet(ch, "follow");
-    Object.assign(process.env, { STORE_DB: "follow", FOLLOW: "false", PROJECT_WORKERS: "0" });
-    try {
-      const err = await Effect.runPromise(
-        followWith().pipe(
-          Effect.provide(
-            Layer.mergeAll(Layer.succeed(Store, Store.of(ch)), Layer.succeed(Log, Log.of(log))),
+    const err = await Effect.runPromise(
+      followWith().pipe(
+        Effect.provide(
+          Layer.mergeAll(
+            Layer.succeed(Store, Store.of(ch)),
+            Layer.succeed(Log, Log.of(log)),
+            Settings.layer(
+              settingsFromEnv({ STORE_DB: "follow", FOLLOW: "false", PROJECT_WORKERS: "0" }),
+            ),
           ),
         ),
-      ).catch((e: unknown) => e);
-      const cause = (err as { cause?: unknown }).cause;
-      expect(cause).toBeInstanceOf(RecordError);
-      expect((cause as Error).message).toMatch(`log record ${GOOD + 1} (block ${GOOD + 1}`);
-    } finally {
-      for (const k of ["STORE_DB", "FOLLOW", "PROJECT_WORKERS"]) delete process.env[k];
-    }
+      ),
+    ).catch((e: unknown) => e);
+    const cause = (err as { cause?: unknown }).cause;
+    expect(cause).toBeInstanceOf(RecordError);
+    expect((cause as Error).message).toMatch(`log record ${GOOD + 1} (block ${GOOD + 1}`);
     expect((await readProgress(ch, db)).height).toBe(GOOD);
     await log.close();
   }, 20_000);

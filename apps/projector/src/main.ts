@@ -6,6 +6,7 @@ import {
   LoggingLive,
   type ReadyCheck,
   runMain,
+  Settings,
   serveAdmin,
 } from "@explorer/service";
 import {
@@ -262,5 +263,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       : process.argv[2] === "checksums"
         ? checksumsProgram
         : follow;
-  runMain(Effect.scoped(program).pipe(Effect.provide(ProjectorLive), Effect.provide(LoggingLive)));
+  runMain(
+    Effect.scoped(program).pipe(
+      Effect.provide(ProjectorLive),
+      Effect.provide(Settings.fromEnv),
+      Effect.provide(LoggingLive),
+    ),
+  );
 }

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { Settings, settingsFromEnv } from "@explorer/service";
 import { describeProcess, thisProcess } from "@explorer/service/process";
 import { currentSet, migrate, openClickHouse } from "@explorer/store";
-import { ConfigProvider, Effect, Fiber, Layer } from "effect";
+import { Effect, Fiber, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
 import { Log, reindexWith, Store } from "./main.ts";
@@ -391,12 +392,8 @@ describe("projector", () => {
           Layer.mergeAll(
             Layer.succeed(Store, Store.of(ch)),
             Layer.succeed(Log, Log.of(log)),
-            ConfigProvider.layer(
-              ConfigProvider.fromUnknown({
-                STORE_DB: "it",
-                BATCH_BLOCKS: "10",
-                BATCH_IDLE_MS: "50",
-              }),
+            Settings.layer(
+              settingsFromEnv({ STORE_DB: "it", BATCH_BLOCKS: "10", BATCH_IDLE_MS: "50" }),
             ),
           ),
         ),

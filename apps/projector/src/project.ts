@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { LogEntry, RawLog } from "@explorer/raw-log";
+import { SETTINGS } from "@explorer/service/settings";
 import { readTableColumns } from "@explorer/store";
 import { openPool } from "./pool.ts";
 import { type ProjectedEntry, RecordError } from "./project-entry.ts";
@@ -38,12 +39,8 @@ export interface ProjectOptions {
   readonly halt?: AbortSignal;
 }
 
-/**
- * Encoded rows a batch holds at most, by default. Bigger batches make fewer, larger parts: on the
- * 1M-tx bench, 128 MiB (~490 dense blocks) took ~7% less CPU per block than 64 MiB. Memory: the
- * batch being filled and the one being written, each up to this size.
- */
-export const DEFAULT_BATCH_BYTES = 128 * 1024 * 1024;
+/** Encoded rows a batch holds at most, by default: BATCH_BYTES's default (why: its registry entry). */
+export const DEFAULT_BATCH_BYTES = SETTINGS.batchBytes.default;
 
 /** Next entry, or "idle" if none arrives within ms. */
 const nextOr = async <T>(

@@ -2,18 +2,11 @@ import { mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  attachRpc,
-  attachStream,
-  buildApi,
-  inProcessSource,
-  RpcConfig,
-  rpcSettings,
-} from "@explorer/api";
+import { attachRpc, attachStream, buildApi, inProcessSource, rpcSettings } from "@explorer/api";
 import { endpoints, nodePorts } from "@explorer/infra";
 import { checksums } from "@explorer/projector";
+import { settingsFromEnv } from "@explorer/service";
 import { currentSet, openClickHouse, setDb } from "@explorer/store";
-import { ConfigProvider, Effect } from "effect";
 import { expect } from "vitest";
 import { listenLocal } from "../net.ts";
 import { runProjector } from "../projector-process.ts";
@@ -66,9 +59,7 @@ export const serveIndex = async (logDir: string, key: string) => {
   const port = listening.port;
   const stream = await attachStream(server, runtime, inProcessSource(), "cosmos");
   const settings = rpcSettings(
-    RpcConfig.parse(
-      ConfigProvider.fromEnv({ env: { RPC_UPSTREAMS: `${node.evmRpc}|${node.evmWs}` } }),
-    ).pipe(Effect.runSync),
+    settingsFromEnv({ RPC_UPSTREAMS: `${node.evmRpc}|${node.evmWs}` }),
     new Map([[key, 1e9]]),
   );
   const rpc = await attachRpc(server, settings, runtime);

@@ -1,26 +1,12 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SettingError } from "@explorer/service";
-import { ConfigProvider, Effect } from "effect";
-import { afterEach, describe, expect, it } from "vitest";
-import { RpcConfig, rpcSettings } from "./config.ts";
+import { SettingError, settingsFromEnv } from "@explorer/service";
+import { describe, expect, it } from "vitest";
+import { rpcSettings } from "./config.ts";
 
 /** The JSON-RPC proxy's settings as the environment gives them. */
-const settingsWith = (env: Record<string, string>) => {
-  Object.assign(process.env, env);
-  const provider = ConfigProvider.fromEnv({ env: { ...process.env } as Record<string, string> });
-  const cfg = Effect.runSync(
-    Effect.gen(function* () {
-      return yield* RpcConfig;
-    }).pipe(Effect.provide(ConfigProvider.layer(provider))),
-  );
-  return rpcSettings(cfg, new Map());
-};
-const NAMES = ["RPC_UPSTREAMS", "RPC_POLICY_FILE"];
-afterEach(() => {
-  for (const n of NAMES) delete process.env[n];
-});
+const settingsWith = (env: Record<string, string>) => rpcSettings(settingsFromEnv(env), new Map());
 
 describe("RPC settings", () => {
   it("RPC_UPSTREAMS empty or none: the index alone, as documented (not the default node)", () => {
@@ -30,6 +16,17 @@ describe("RPC settings", () => {
     expect(
       settingsWith({ RPC_UPSTREAMS: "http://127.0.0.1:9|ws://127.0.0.1:10" }).upstreams,
     ).toEqual([{ http: "http://127.0.0.1:9", ws: "ws://127.0.0.1:10" }]);
+  });
+
+  it("without RPC_UPSTREAMS: the node of --evm-rpc and --evm-ws, or none where the process follows none", () => {
+    expect(settingsWith({}).upstreams).toEqual([
+      { http: "http://127.0.0.1:8545", ws: "ws://127.0.0.1:8546" },
+    ]);
+    expect(settingsWith({ EVM_RPC_URL: "http://n:7545" }).upstreams).toEqual([
+      { http: "http://n:7545", ws: "ws://n:7546" },
+    ]);
+    // `start` serving the sample: no node
+    expect(rpcSettings(settingsFromEnv({}), new Map(), false).upstreams).toEqual([]);
   });
 
   it("a policy file that is not JSON is a SettingError naming it", () => {

@@ -1,3 +1,5 @@
+import { parseArgs as tokenize } from "node:util";
+import { type GivenTexts, isBoolText } from "@explorer/service/settings";
 import type { Option } from "./options.ts";
 
 /** A command line the user got wrong: said with the fix, and the process exits with code 2. */
@@ -8,84 +10,75 @@ export class UsageError extends Error {
 export interface ParsedArgs {
   readonly help: boolean;
   readonly config?: string;
-  /** Environment name → value, for the flags given. */
-  readonly values: Readonly<Record<string, string>>;
+  /** The texts of the flags given, by setting (read and checked when the settings are resolved). */
+  readonly flags: GivenTexts;
 }
 
-const BOOL = /^(true|false|1|0|yes|no)$/i;
-
-/** Checks a value against its option's kind and returns the form the apps read. */
-export const checkValue = (opt: Option, raw: string, where: string): string => {
-  if (opt.kind === "int" && !(/^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))))
-    throw new UsageError(`${where}: ${opt.flag} takes a whole number, not "${raw}"`);
-  // a database name goes into SQL as it is (ClickHouse's identifiers)
-  if (opt.value === "<name>" && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw))
-    throw new UsageError(
-      `${where}: ${opt.flag} takes a database name (letters, digits, _; not first a digit), not "${raw}"`,
-    );
-  if (opt.value === "<port>" && Number(raw) > 65535)
-    throw new UsageError(`${where}: ${opt.flag} takes a port (0 to 65535), not "${raw}"`);
-  const choices = opt.choices;
-  if (choices) {
-    // any case; the apps read the listed spelling
-    const found = choices.find((c) => c.toLowerCase() === raw.toLowerCase());
-    if (!found)
-      throw new UsageError(`${where}: ${opt.flag} takes ${choices.join(", ")}; not "${raw}"`);
-    return found;
-  }
-  if (opt.kind === "bool") {
-    if (!BOOL.test(raw))
-      throw new UsageError(`${where}: ${opt.flag} takes true or false, not "${raw}"`);
-    return /^(true|1|yes)$/i.test(raw) ? "true" : "false";
-  }
-  return raw;
-};
+const WHERE = "command line";
 
 /**
- * Parses the flags after the command: `--flag value`, `--flag=value`, `--flag` and `--no-flag`
- * for booleans, `--config <file>`, `--help`/`-h`. Unknown flags and missing values are errors.
+ * Parses the flags after the command (node:util's parseArgs splits them): `--flag value`,
+ * `--flag=value`, `--flag`, `--flag true|false` and `--no-flag` for booleans, `--config <file>`,
+ * `--help`/`-h`. Unknown flags, stray words and missing values are errors.
  */
 export const parseArgs = (argv: readonly string[], options: readonly Option[]): ParsedArgs => {
   const byFlag = new Map(options.map((o) => [o.flag, o]));
-  const values: Record<string, string> = {};
+  const { tokens } = tokenize({
+    args: [...argv],
+    options: {
+      help: { type: "boolean", short: "h" },
+      config: { type: "string" },
+      ...Object.fromEntries(
+        options.map((o) => [o.flag, { type: o.kind === "bool" ? "boolean" : "string" }] as const),
+      ),
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const flags: Record<string, { text: string; where: string }> = {};
   let help = false;
   let config: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--help" || arg === "-h") {
+  /** A boolean flag given bare: the word after it may be its value. */
+  let bareBool: Option | undefined;
+  for (const t of tokens) {
+    const after = bareBool;
+    bareBool = undefined;
+    if (t.kind === "option-terminator") throw new UsageError('unexpected argument "--"');
+    if (t.kind === "positional") {
+      if (after && isBoolText(t.value)) {
+        flags[after.key] = { text: t.value, where: WHERE };
+        continue;
+      }
+      throw new UsageError(`unexpected argument "${t.value}" (options start with --)`);
+    }
+    if (t.name === "help") {
       help = true;
       continue;
     }
-    const m = /^--([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
-    if (!m) throw new UsageError(`unexpected argument "${arg}" (options start with --)`);
-    const [, name, inline] = m as unknown as [string, string, string | undefined];
-    const next = () => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined || v.startsWith("--")) throw new UsageError(`--${name} needs a value`);
-      i++;
-      return v;
-    };
-    if (name === "config") {
-      config = next();
+    const value = t.value;
+    if (!t.inlineValue && value?.startsWith("--"))
+      throw new UsageError(`--${t.name} needs a value`);
+    if (t.name === "config") {
+      if (value === undefined) throw new UsageError("--config needs a value");
+      config = value;
       continue;
     }
-    const negated = name.startsWith("no-") ? byFlag.get(name.slice(3)) : undefined;
-    if (negated?.kind === "bool" && inline === undefined) {
-      values[negated.env] = "false";
+    const negated = t.name.startsWith("no-") ? byFlag.get(t.name.slice(3)) : undefined;
+    if (negated?.kind === "bool" && value === undefined) {
+      flags[negated.key] = { text: "false", where: WHERE };
       continue;
     }
-    const opt = byFlag.get(name);
-    if (!opt) throw new UsageError(`unknown option --${name} (see --help)`);
-    if (opt.kind === "bool" && inline === undefined) {
-      const v = argv[i + 1];
-      if (v !== undefined && BOOL.test(v)) {
-        values[opt.env] = checkValue(opt, v, "command line");
-        i++;
-      } else values[opt.env] = "true";
+    const opt = byFlag.get(t.name);
+    if (!opt || !t.rawName.startsWith("--"))
+      throw new UsageError(`unknown option ${t.rawName} (see --help)`);
+    if (opt.kind === "bool" && value === undefined) {
+      flags[opt.key] = { text: "true", where: WHERE };
+      bareBool = opt;
       continue;
     }
-    values[opt.env] = checkValue(opt, next(), "command line");
+    if (value === undefined) throw new UsageError(`--${t.name} needs a value`);
+    flags[opt.key] = { text: value, where: WHERE };
   }
-  return { help, ...(config !== undefined ? { config } : {}), values };
+  return { help, ...(config !== undefined ? { config } : {}), flags };
 };

@@ -98,7 +98,7 @@ describe("values checked before anything starts, from the command line and the e
     expect(refused(["start", "--log", "foo"])).toMatch(/log takes embedded, nats; not "foo"/);
     expect(refused(["api"], { RPC_BALANCE: "bogus" })).toMatch(/RPC_BALANCE in the environment/);
     const run = resolveInvocation(["start", "--log-level", "debug"], { LOG_FORMAT: "JSON" });
-    expect(run.kind === "run" && [run.env.LOG_LEVEL, run.env.LOG_FORMAT]).toEqual([
+    expect(run.kind === "run" && [run.settings.logLevel, run.settings.logFormat]).toEqual([
       "Debug",
       "json",
     ]);
@@ -151,25 +151,27 @@ describe("settings: command line over environment over config file over defaults
     });
     expect(r.kind).toBe("run");
     if (r.kind !== "run") return;
-    expect(r.env).toEqual({
-      STORE_URL: "http://file:8123", // file
-      API_PORT: "3000", // flag over env over file
-      RATE_LIMIT_PER_MINUTE: "7", // the command's section over the file's top level
-      API_HOST: "0.0.0.0",
-      STORE_DB: "from_env", // env
+    expect(r.settings).toMatchObject({
+      storeUrl: "http://file:8123", // file
+      apiPort: 3000, // flag over env over file
+      rateLimit: 7, // the command's section over the file's top level
+      apiHost: "0.0.0.0",
+      storeDb: "from_env", // env
+      logDir: ".data/log", // the default: the file's is for other commands
+      maxBodyBytes: 1024 * 1024, // the default
     });
   });
 
   it("reads booleans in all their spellings, and --no-<flag>", () => {
     const run = (args: string[]) => {
       const r = resolveInvocation(["project", ...args], {});
-      return r.kind === "run" ? r.env.FOLLOW : undefined;
+      return r.kind === "run" ? r.settings.follow : undefined;
     };
-    expect(run(["--follow"])).toBe("true");
-    expect(run(["--follow", "false"])).toBe("false");
-    expect(run(["--follow=no"])).toBe("false");
-    expect(run(["--no-follow"])).toBe("false");
-    expect(run([])).toBeUndefined(); // the app's default applies
+    expect(run(["--follow"])).toBe(true);
+    expect(run(["--follow", "false"])).toBe(false);
+    expect(run(["--follow=no"])).toBe(false);
+    expect(run(["--no-follow"])).toBe(false);
+    expect(run([])).toBe(true); // the default
   });
 
   it("refuses a config file with an unknown key, a wrong type or bad JSON, naming the file", () => {

@@ -1,3 +1,4 @@
+import type { Settings } from "@explorer/service";
 import type { Effect } from "effect";
 import {
   apiOptions,
@@ -18,7 +19,7 @@ export interface Command {
   readonly details: string;
   readonly options: readonly Option[];
   /** The program, loaded only when the command runs (so `--help` answers at once). */
-  readonly load: () => Promise<Effect.Effect<unknown, unknown, never>>;
+  readonly load: () => Promise<Effect.Effect<unknown, unknown, Settings>>;
 }
 
 const withCommon = (options: readonly Option[]) => [...options, ...commonOptions];
@@ -52,7 +53,7 @@ export const COMMANDS: readonly Command[] = [
     name: "api",
     summary: "serve the REST API, the Socket.IO stream and the docs page from the tables",
     details:
-      "Stateless: run as many as needed behind a load balancer; with --nats they share the stream's 'projected' events. /health and /ready answer on the same port.",
+      "Stateless: run as many as needed behind a load balancer; with --log nats they share the stream's 'projected' events (--nats). /health and /ready answer on the same port.",
     options: withCommon(apiOptions),
     load: async () => (await import("./programs.ts")).apiProgram,
   },

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { checkValue, UsageError } from "./args.ts";
+import type { GivenTexts } from "@explorer/service/settings";
+import { UsageError } from "./args.ts";
 import type { Option } from "./options.ts";
 
 /** The config file looked for in the working directory when none is named. */
@@ -9,6 +10,7 @@ export const DEFAULT_CONFIG_FILE = "explorer.config.json";
  * Reads the settings of one command from a config file's JSON. Top-level keys are flag names and
  * apply to every command that takes them (one file can serve all commands); a key named after a
  * command holds settings for that command only and wins. A key no command knows is an error.
+ * Values are checked when the settings are resolved, naming the file.
  */
 export const settingsFromConfig = (
   json: unknown,
@@ -17,11 +19,11 @@ export const settingsFromConfig = (
   allFlags: ReadonlySet<string>,
   commands: ReadonlySet<string>,
   file: string,
-): Record<string, string> => {
+): GivenTexts => {
   if (typeof json !== "object" || json === null || Array.isArray(json))
     throw new UsageError(`${file}: expected a JSON object of settings`);
   const byFlag = new Map(options.map((o) => [o.flag, o]));
-  const out: Record<string, string> = {};
+  const out: Record<string, { text: string; where: string }> = {};
   const take = (key: string, value: unknown, where: string, strict: boolean) => {
     const opt = byFlag.get(key);
     if (!opt) {
@@ -30,7 +32,7 @@ export const settingsFromConfig = (
     }
     if (!["string", "number", "boolean"].includes(typeof value))
       throw new UsageError(`${where}: "${key}" must be a string, number or boolean`);
-    out[opt.env] = checkValue(opt, String(value), where);
+    out[opt.key] = { text: String(value), where };
   };
   const sections: [string, unknown][] = [];
   for (const [key, value] of Object.entries(json)) {

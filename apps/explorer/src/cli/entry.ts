@@ -2,8 +2,8 @@ import { UsageError } from "./args.ts";
 import { resolveInvocation } from "./run.ts";
 
 /**
- * The explorer command line: explorer <command> [options] (npm start runs explorer start). Settings become environment
- * variables, which the apps read; logging is set up after them (LOG_FORMAT, LOG_LEVEL).
+ * The explorer command line: explorer <command> [options] (npm start runs explorer start). The
+ * settings are resolved once here and handed to the command's program as its Settings service.
  */
 const main = async () => {
   let invocation: ReturnType<typeof resolveInvocation>;
@@ -18,13 +18,22 @@ const main = async () => {
     process.stdout.write(invocation.text);
     return;
   }
-  Object.assign(process.env, invocation.env);
-  const [{ failBriefly, LoggingLive, runMain }, { Effect }, program] = await Promise.all([
+  const { settings } = invocation;
+  // The logger reads these two when @explorer/service loads (below), as it does in the apps.
+  process.env.LOG_FORMAT = settings.logFormat;
+  process.env.LOG_LEVEL = settings.logLevel;
+  const [{ failBriefly, LoggingLive, runMain, Settings }, { Effect }, program] = await Promise.all([
     import("@explorer/service"),
     import("effect"),
     invocation.command.load(),
   ]);
-  runMain(program.pipe(failBriefly, Effect.provide(LoggingLive)));
+  runMain(
+    program.pipe(
+      failBriefly,
+      Effect.provide(Settings.layer(settings)),
+      Effect.provide(LoggingLive),
+    ),
+  );
 };
 
 main().catch((e) => {

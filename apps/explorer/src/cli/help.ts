@@ -1,3 +1,4 @@
+import { shownDefault } from "@explorer/service/settings";
 import type { Command } from "./commands.ts";
 import { DEFAULT_CONFIG_FILE } from "./config-file.ts";
 import type { Option } from "./options.ts";
@@ -36,7 +37,7 @@ export const mainHelp = (commands: readonly Command[]): string => {
 
 const optionLine = (o: Option): [string, string] => [
   `--${o.flag}${o.kind === "bool" ? " [true|false]" : ` ${o.value ?? "<value>"}`}`,
-  `${o.help} (env ${o.env}${o.kind === "secret" ? "" : `, default ${o.default === "" ? "empty" : o.default}`})`,
+  `${o.help} (env ${o.env}${o.kind === "secret" ? "" : `, default ${shownDefault(o)}`})`,
 ];
 
 export const commandHelp = (c: Command): string => {

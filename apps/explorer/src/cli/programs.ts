@@ -9,7 +9,7 @@ import {
 } from "@explorer/projector";
 import { Effect } from "effect";
 
-/** Each app's program with the services it needs; settings come from the environment. */
+/** Each app's program with the services it needs but its settings (entry.ts gives them). */
 export const ingestProgram = ingesterProgram;
 export const projectProgram = Effect.scoped(follow).pipe(Effect.provide(ProjectorLive));
 export const reindexProgram = Effect.scoped(reindex).pipe(Effect.provide(ProjectorLive));

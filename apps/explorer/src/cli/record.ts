@@ -2,13 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ingesterProgram, NodeConfig } from "@explorer/ingester";
-import { publicUrl, withCredentials } from "@explorer/service";
-import { Config, ConfigProvider, Effect } from "effect";
-
-export const RecordConfig = Config.all({
-  out: Config.String("RECORD_OUT").pipe(Config.withDefault("sample/log.dat")),
-  stopHeight: Config.Int("STOP_HEIGHT").pipe(Config.withDefault(0)),
-});
+import { publicUrl, Settings, withCredentials } from "@explorer/service";
+import { Effect } from "effect";
 
 /** The node's latest height, from CometBFT's /status. */
 const headOf = (cometRpc: string) =>
@@ -28,7 +23,7 @@ const headOf = (cometRpc: string) =>
  * metadata step included) and writes the log file to --out, ready for `explorer start` to serve.
  */
 export const recordProgram = Effect.gen(function* () {
-  const cfg = yield* RecordConfig;
+  const cfg = yield* Settings;
   const node = yield* NodeConfig;
   const stop = cfg.stopHeight || (yield* headOf(node.cometRpc));
   // removed however the recording ends (done, failed, Ctrl-C)
@@ -39,20 +34,16 @@ export const recordProgram = Effect.gen(function* () {
   yield* Effect.logInfo(`recording heights up to ${stop} from ${node.cometRpc}`);
   yield* ingesterProgram.pipe(
     Effect.provide(
-      ConfigProvider.layer(
-        ConfigProvider.fromEnv({
-          env: {
-            ...process.env,
-            LOG_BACKEND: "embedded",
-            LOG_DIR: dir,
-            STOP_HEIGHT: String(stop),
-            METRICS_PORT: "0",
-          },
-        }),
-      ),
+      Settings.layer({
+        ...cfg,
+        logBackend: "embedded",
+        logDir: dir,
+        stopHeight: stop,
+        metricsPort: 0,
+      }),
     ),
   );
-  const out = resolve(cfg.out);
+  const out = resolve(cfg.recordOut);
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(join(dir, "log.dat"), out);
   yield* Effect.logInfo(`recorded heights up to ${stop} into ${out}`);

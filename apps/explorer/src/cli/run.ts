@@ -1,15 +1,17 @@
-import { checkValue, parseArgs, UsageError } from "./args.ts";
+import { InvalidSetting, resolveSettings, type SettingsValues } from "@explorer/service/settings";
+import { parseArgs, UsageError } from "./args.ts";
 import { COMMANDS, type Command } from "./commands.ts";
 import { readConfigFile, settingsFromConfig } from "./config-file.ts";
 import { commandHelp, mainHelp } from "./help.ts";
 
 export type Invocation =
   | { readonly kind: "help"; readonly text: string }
-  | { readonly kind: "run"; readonly command: Command; readonly env: Record<string, string> };
+  | { readonly kind: "run"; readonly command: Command; readonly settings: SettingsValues };
 
 /**
- * Works out what a command line asks for: help, or a command with its settings as environment
- * (command line over environment over config file). Throws UsageError for a wrong command line.
+ * Works out what a command line asks for: help, or a command with its settings, resolved once
+ * (command line over environment over config file over defaults). Throws UsageError for a wrong
+ * command line, config file or environment value.
  */
 export const resolveInvocation = (
   argv: readonly string[],
@@ -37,22 +39,20 @@ export const resolveInvocation = (
           new Set(COMMANDS.map((c) => c.name)),
           file,
         );
-  // The environment is checked as flags are: a bad value is a usage error, not a failure later.
-  const fromEnv = Object.fromEntries(
-    command.options.flatMap((o) => {
-      const v = env[o.env];
-      return v === undefined ? [] : [[o.env, checkValue(o, v, `${o.env} in the environment`)]];
-    }),
-  ) as Record<string, string>;
-  const settings = { ...fromFile, ...fromEnv, ...args.values };
+  let settings: SettingsValues;
+  try {
+    settings = resolveSettings({ flags: args.flags, file: fromFile, env });
+  } catch (e) {
+    throw e instanceof InvalidSetting ? new UsageError(e.message) : e;
+  }
   // A flag given on the command line or in the file that does nothing without another: said, not
   // ignored (the environment may hold settings of other commands, so it is not checked).
   for (const o of command.options) {
     const needed = o.needs && command.options.find((n) => n.flag === o.needs);
-    if (needed && (o.env in args.values || o.env in fromFile) && !settings[needed.env])
+    if (needed && (o.key in args.flags || o.key in fromFile) && !settings[needed.key])
       throw new UsageError(
         `--${o.flag} is used only with --${needed.flag} (following a node); without it the bundled sample chain is served`,
       );
   }
-  return { kind: "run", command, env: settings };
+  return { kind: "run", command, settings };
 };
