@@ -22,6 +22,9 @@ const read = (f: string) =>
       .map((l) => JSON.parse(l) as Answer)
       .map((a) => [a.path, a]),
   );
+/** The headers to compare: content-length follows the body, which is compared on its own. */
+const headersOf = (x: Answer) => JSON.stringify({ ...x.headers, "content-length": undefined });
+
 const [a, b] = process.argv.slice(2).map(read);
 if (!a || !b) {
   process.stderr.write("usage: compare.ts <before.jsonl> <after.jsonl>\n");
@@ -34,8 +37,8 @@ for (const [path, x] of a) {
     ? "missing after"
     : x.status !== y.status
       ? `status ${x.status} → ${y.status}`
-      : JSON.stringify(x.headers) !== JSON.stringify(y.headers)
-        ? `headers ${JSON.stringify(x.headers)} → ${JSON.stringify(y.headers)}`
+      : headersOf(x) !== headersOf(y)
+        ? `headers ${headersOf(x)} → ${headersOf(y)}`
         : x.body !== y.body
           ? `body ${x.body.slice(0, 160)} → ${y.body.slice(0, 160)}`
           : undefined;
