@@ -4,6 +4,7 @@ import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-l
 import {
   callbackWarner,
   LoggingLive,
+  log as logger,
   type ReadyCheck,
   runMain,
   Settings,
@@ -181,9 +182,7 @@ export const follow = Effect.gen(function* () {
     try {
       nc.publish(subject, JSON.stringify(p));
     } catch (e) {
-      process.stderr.write(
-        `${JSON.stringify({ level: "warn", msg: "projected height not announced", height: p.height, error: String(e) })}\n`,
-      );
+      logger.warn("projected height not announced", { height: p.height, error: String(e) });
     }
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
-import { progressCadence, progressLine } from "@explorer/service";
+import { log as logger, progressCadence, progressLine } from "@explorer/service";
 import {
   describeProcess,
   isGone,
@@ -213,7 +213,7 @@ export const reindex = async (
   base: string,
   log: RawLog,
   o: Omit<ProjectOptions, "follow">,
-  say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  say: (line: string) => void = (l) => logger.info(l.trim()),
   timing: LockTiming = LOCK_TIMING,
 ): Promise<{ set: number; height: number }> =>
   withReindexLock(ch, base, timing, async ({ stillHeld, lost }) => {

@@ -1,5 +1,7 @@
+export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./listen.ts";
+export * from "./log.ts";
 export * from "./metrics-server.ts";
 export * from "./progress.ts";
 export * from "./run-main.ts";

@@ -1,5 +1,6 @@
 import { constants as osConstants } from "node:os";
-import { Cause, Effect, Layer, Logger, References, Runtime } from "effect";
+import { Cause, Effect, Layer, Runtime } from "effect";
+import { LoggingLive } from "./log.ts";
 
 /**
  * Runs the main effect of a process: SIGINT/SIGTERM interrupt it (finalizers run: servers close,
@@ -25,18 +26,6 @@ export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 });
-
-/**
- * Logs: structured JSON lines on stderr when LOG_FORMAT=json (production), readable lines
- * otherwise; LOG_LEVEL sets the minimum level (default Info).
- */
-export const LoggingLive = Layer.mergeAll(
-  Logger.layer([process.env.LOG_FORMAT === "json" ? Logger.consoleJson : Logger.consolePretty()]),
-  Layer.succeed(
-    References.MinimumLogLevel,
-    (process.env.LOG_LEVEL as "Info" | undefined) ?? "Info",
-  ),
-);
 
 /** Runs a layer that does its work in the background until the process is told to stop. */
 export const launch = <E>(layer: Layer.Layer<never, E>) =>
