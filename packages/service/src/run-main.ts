@@ -1,5 +1,6 @@
 import { constants as osConstants } from "node:os";
 import { Cause, Effect, Layer, Runtime } from "effect";
+import { Fatal } from "./errors.ts";
 import { LoggingLive } from "./log.ts";
 
 /**
@@ -51,7 +52,7 @@ export const callbackInfo = callbackAt(Effect.logInfo);
  * A setting the operator gave that cannot be used (its message names the setting and what it
  * takes): the process ends with that one line, as for a bad flag.
  */
-export class SettingError extends Error {
+export class SettingError extends Fatal {
   readonly _tag = "SettingError";
 }
 
