@@ -54,10 +54,10 @@ describe("one logger, LOG_FORMAT and LOG_LEVEL", () => {
 
   it("Effect's log calls come out as the same lines, with annotations as fields", async () => {
     const out: string[] = [];
-    const saved = process.stderr.write;
+    const saved = process.stdout.write;
     const env = { ...process.env };
     process.env.LOG_FORMAT = "json";
-    process.stderr.write = ((l: string) => out.push(l) > 0) as typeof process.stderr.write;
+    process.stdout.write = ((l: string) => out.push(l) > 0) as typeof process.stdout.write;
     try {
       await Effect.runPromise(
         Effect.logWarning("waiting for the node").pipe(
@@ -66,7 +66,7 @@ describe("one logger, LOG_FORMAT and LOG_LEVEL", () => {
         ),
       );
     } finally {
-      process.stderr.write = saved;
+      process.stdout.write = saved;
       process.env = env;
     }
     expect(out).toHaveLength(1);

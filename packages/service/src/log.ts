@@ -2,10 +2,11 @@ import { inspect } from "node:util";
 import { Cause, Layer, Logger, LogLevel, References } from "effect";
 
 /**
- * One logger for every app, in Effect code and in plain callbacks alike: lines on stderr (stdout
- * is kept for what a command prints), in the format LOG_FORMAT names (`json`: one JSON object a
- * line, for log shippers; `pretty`, the default: a readable line), from the level LOG_LEVEL names
- * on (any case; default Info).
+ * One logger for every app, in Effect code and in plain callbacks alike: lines on stdout (where
+ * Effect's console loggers write; stderr keeps a command's one-line failure and the progress shown
+ * on a terminal), in the format LOG_FORMAT names (`json`: one JSON object a line, for log
+ * shippers; `pretty`, the default: a readable line), from the level LOG_LEVEL names on (any case;
+ * default Info).
  */
 export type LogFormat = "json" | "pretty";
 export type Level = Exclude<LogLevel.LogLevel, "All" | "None">;
@@ -52,7 +53,7 @@ export const formatEvent = (format: LogFormat, e: LogEvent): string => {
 export const writeEvent = (
   e: LogEvent,
   env: NodeJS.ProcessEnv = process.env,
-  write: (line: string) => void = (l) => process.stderr.write(l),
+  write: (line: string) => void = (l) => process.stdout.write(l),
 ): void => {
   if (!LogLevel.isGreaterThanOrEqualTo(e.level, logLevelOf(env))) return;
   write(`${formatEvent(logFormatOf(env), e)}\n`);
