@@ -1,4 +1,4 @@
-import { FatalError, RetryableError } from "@explorer/service/errors";
+import { FatalError, RetryableError } from "@explorer/service/tagged-errors";
 
 /** The node cannot be reached or failed transiently: retried with backoff. */
 export class NodeUnavailable extends RetryableError("NodeUnavailable")<{

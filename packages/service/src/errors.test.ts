@@ -1,14 +1,7 @@
 import { Cause, Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
-import {
-  asExplorerError,
-  ExplorerError,
-  Fatal,
-  FatalError,
-  isRetryable,
-  Retryable,
-  RetryableError,
-} from "./errors.ts";
+import { asExplorerError, ExplorerError, Fatal, isRetryable, Retryable } from "./errors.ts";
+import { FatalError, RetryableError } from "./tagged-errors.ts";
 
 class Busy extends RetryableError("Busy")<{ readonly message: string; readonly height: number }> {}
 class Wrong extends FatalError("Wrong")<{ readonly message: string }> {}

@@ -1,22 +1,15 @@
-import { Cause, Data } from "effect";
-
 /**
  * The project's errors have one base with two branches, and whether a failure is worth retrying
  * is decided by its class alone (`isRetryable`), never by its message or a flag:
  * - `Retryable`: it may pass on a retry (a node, the log or the store unreachable or busy);
  * - `Fatal`: retrying fails the same way (a bad setting, a refused answer, a record of another
  *   build, a fault of ours).
- * Every error is an Effect error too: `yield*` fails the effect with it, `Effect.catchTag` finds
- * the tagged ones (`RetryableError("Tag")`, `FatalError("Tag")`).
+ * Effect code uses the tagged ones (tagged-errors.ts: `yield*` fails an effect with them,
+ * `Effect.catchTag` finds them). This module imports nothing: plain errors cost a worker thread
+ * no load time (Effect's core costs a projection worker seconds on a busy machine).
  */
-export abstract class ExplorerError extends Data.Error<{
-  readonly message: string;
-  readonly cause?: unknown;
-}> {
+export abstract class ExplorerError extends Error {
   abstract readonly retryable: boolean;
-  constructor(message = "", options?: ErrorOptions) {
-    super(options && "cause" in options ? { message, cause: options.cause } : { message });
-  }
 }
 
 /** A failure that may pass on a retry. */
@@ -29,38 +22,6 @@ export class Fatal extends ExplorerError {
   readonly retryable = false;
 }
 
-type Fields<A> = { readonly [P in keyof A as P extends "_tag" ? never : P]: A[P] };
-
-/**
- * A tagged error class under `base`, built as `Data.TaggedError` builds one: constructed from its
- * fields (`message` among them), with `_tag` and `name` the tag.
- */
-const taggedUnder =
-  <B extends typeof Retryable | typeof Fatal>(base: B) =>
-  <Tag extends string>(
-    tag: Tag,
-  ): (new <A extends { readonly message: string } = { readonly message: string }>(
-    args: Fields<A>,
-  ) => InstanceType<B> & { readonly _tag: Tag } & Readonly<A>) => {
-    // biome-ignore lint/suspicious/noExplicitAny: the fields are assigned as Data.Error does
-    class Tagged extends (base as any) {
-      readonly _tag = tag;
-      constructor(args: Record<string, unknown>) {
-        super(args.message as string, "cause" in args ? { cause: args.cause } : undefined);
-        Object.assign(this, args);
-      }
-    }
-    Object.defineProperty(Tagged.prototype, "name", { value: tag, writable: true });
-    // biome-ignore lint/suspicious/noExplicitAny: typed by the signature above
-    return Tagged as any;
-  };
-
-/** `class NodeUnavailable extends RetryableError("NodeUnavailable")<{ readonly message: string }> {}` */
-export const RetryableError = taggedUnder(Retryable);
-
-/** `class BadSetup extends FatalError("BadSetup")<{ readonly message: string }> {}` */
-export const FatalError = taggedUnder(Fatal);
-
 /**
  * Whether a retry may help, by class: a `Retryable` (also when Effect wraps it as the cause of an
  * UnknownError, as `Effect.tryPromise` without `catch` does). Anything else is not: a `Fatal`, and
@@ -68,7 +29,11 @@ export const FatalError = taggedUnder(Fatal);
  * first (`asExplorerError`).
  */
 export const isRetryable = (e: unknown): boolean =>
-  e instanceof Retryable || (Cause.isUnknownError(e) && isRetryable(e.cause));
+  e instanceof Retryable || (wrapped(e) !== undefined && isRetryable(wrapped(e)));
+
+/** What Effect's UnknownError (a rejection that `Effect.tryPromise` without `catch` met) wraps. */
+const wrapped = (e: unknown): unknown =>
+  e instanceof Error && (e as { _tag?: unknown })._tag === "UnknownError" ? e.cause : undefined;
 
 /** The message of anything thrown. */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -83,7 +48,7 @@ export const asExplorerError = (
   orElse: new (message: string, options?: ErrorOptions) => ExplorerError,
 ): ExplorerError => {
   if (e instanceof ExplorerError) return e;
-  if (Cause.isUnknownError(e) && e.cause instanceof ExplorerError) return e.cause;
-  const inner = Cause.isUnknownError(e) && e.cause !== undefined ? e.cause : e;
+  const inner = wrapped(e) ?? e;
+  if (inner instanceof ExplorerError) return inner;
   return new orElse(messageOf(inner), { cause: inner });
 };

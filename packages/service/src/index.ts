@@ -7,4 +7,5 @@ export * from "./progress.ts";
 export * from "./run-main.ts";
 export * from "./settings/index.ts";
 export * from "./settings/service.ts";
+export * from "./tagged-errors.ts";
 export * from "./url.ts";

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { Effect } from "effect";
-import { FatalError } from "./errors.ts";
+import { FatalError } from "./tagged-errors.ts";
 
 /** A server could not listen: the port is taken, the address is not this host's, access denied. */
 export class ListenError extends FatalError("ListenError")<{ readonly message: string }> {}

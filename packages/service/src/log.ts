@@ -1,5 +1,9 @@
 import { inspect } from "node:util";
-import { Cause, Layer, Logger, LogLevel, References } from "effect";
+import * as Cause from "effect/Cause";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as LogLevel from "effect/LogLevel";
+import * as References from "effect/References";
 
 /**
  * One logger for every app, in Effect code and in plain callbacks alike: lines on stdout (where

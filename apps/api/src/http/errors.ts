@@ -1,4 +1,4 @@
-import { FatalError, RetryableError } from "@explorer/service/errors";
+import { FatalError, RetryableError } from "@explorer/service/tagged-errors";
 
 /** A request the API refuses (400), with a message that says what was wrong. */
 export class BadRequest extends FatalError("BadRequest")<{ readonly message: string }> {}
