@@ -1,3 +1,13 @@
-/** One JSON line on stderr: level, time and the fields given. */
-export const logLine = (level: "info" | "warn" | "error", fields: Record<string, unknown>) =>
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), ...fields })}\n`);
+import { log } from "@explorer/service/log";
+
+const LEVEL = { info: log.info, warn: log.warn, error: log.error } as const;
+
+/**
+ * One log line through the apps' logger (LOG_FORMAT, LOG_LEVEL): `msg` is its message, the other
+ * fields follow it.
+ */
+export const logLine = (
+  level: "info" | "warn" | "error",
+  { msg, ...fields }: Record<string, unknown>,
+) =>
+  LEVEL[level](typeof msg === "string" ? msg : level === "error" ? "request failed" : "", fields);

@@ -1,13 +1,12 @@
 import { decodeRecord, encodeRecord, isBlockRecord, type RawBlockV1 } from "@explorer/raw-block";
-import { LogUnavailableError } from "@explorer/raw-log";
 import { makeProgress, publicUrl } from "@explorer/service";
+import { isRetryable, messageOf as message } from "@explorer/service/errors";
 import { Duration, Effect, Metric, Ref, Schedule, Stream } from "effect";
 import { assembleRawBlock } from "./assemble/raw-block.ts";
 import { completes, type Maturity, pendingAfter } from "./assemble/unbonding.ts";
 import { IngestConfig, MetadataConfig } from "./config.ts";
-import { BadSetup, LogFailure, NodeUnavailable } from "./errors.ts";
+import { BadSetup, LogRefused, LogUnavailable, NodeUnavailable } from "./errors.ts";
 import { appendMetadata } from "./metadata/step.ts";
-import { isRetryable } from "./node/errors.ts";
 import { Log, Node } from "./services.ts";
 
 export const metrics = {
@@ -42,8 +41,6 @@ export const metrics = {
   }),
 };
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** A node call: transient failures become NodeUnavailable (retried), others BadSetup (fatal). */
 const nodeCall = <A>(what: string, f: () => Promise<A>) =>
   Effect.tryPromise({
@@ -61,7 +58,7 @@ const retryNode = <A, E, R>(eff: Effect.Effect<A, E | NodeUnavailable, R>) =>
       Schedule.min([Schedule.exponential("250 millis", 2), Schedule.spaced("15 seconds")]).pipe(
         Schedule.jittered,
         Schedule.setInputType<E | NodeUnavailable>(),
-        Schedule.while(({ input }) => (input as { _tag?: string })._tag === "NodeUnavailable"),
+        Schedule.while(({ input }) => isRetryable(input)),
         Schedule.tap(({ input, attempt, duration }) =>
           Metric.update(metrics.nodeErrors, 1).pipe(
             Effect.andThen(
@@ -134,15 +131,14 @@ const appendBlock = (raw: RawBlockV1) =>
     const log = yield* Log;
     return yield* Effect.tryPromise({
       try: () => log.appendBlock(raw.height, encodeRecord(raw)),
-      catch: (e) =>
-        new LogFailure({
-          message: `append ${raw.height} to ${log.describe}: ${message(e)}`,
-          retryable: e instanceof LogUnavailableError,
-        }),
+      catch: (e) => {
+        const what = { message: `append ${raw.height} to ${log.describe}: ${message(e)}` };
+        return isRetryable(e) ? new LogUnavailable(what) : new LogRefused(what);
+      },
     }).pipe(
       Effect.retry({
         schedule: Schedule.exponential("200 millis").pipe(Schedule.jittered),
-        while: (e) => e.retryable,
+        while: isRetryable,
         times: 20,
       }),
     );

@@ -4,11 +4,13 @@ import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-l
 import {
   callbackWarner,
   LoggingLive,
+  log as logger,
   type ReadyCheck,
   runMain,
   Settings,
   serveAdmin,
 } from "@explorer/service";
+import { asExplorerError, isRetryable, Retryable } from "@explorer/service/errors";
 import {
   currentSet,
   migrate,
@@ -23,7 +25,6 @@ import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
 import { projectLog } from "./project.ts";
-import { RecordError } from "./project-entry.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
 import { NOTHING_PROJECTED, type Progress, readProgress, TABLES } from "./writer.ts";
@@ -67,6 +68,14 @@ export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
   );
 }
 
+/**
+ * The store, the log or a worker failed while projecting (a failure of ClickHouse's or NATS's
+ * client, a worker that died): retried, and the run resumes from the last projected height.
+ */
+export class ProjectionFailure extends Retryable {
+  override readonly name = "ProjectionFailure";
+}
+
 export const metrics = {
   projected: Metric.gauge("projector_projected_height", {
     description: "height fully in the tables",
@@ -99,39 +108,41 @@ export const followWith = (announce?: (p: Progress) => void) =>
     for (;;) {
       const { set, db } = yield* Effect.tryPromise(() => openCurrentSet(ch, cfg.storeDb));
       yield* Effect.logInfo(`projecting ${log.describe} into ${db}`);
-      yield* Effect.tryPromise((signal) =>
-        projectLog(ch, db, log, {
-          ...options,
-          follow: cfg.follow,
-          from,
-          signal,
-          onProjected: (p, n) => {
-            if (from) from = p; // a retry after this batch resumes from it
-            Effect.runSync(
-              Metric.update(metrics.projected, p.height).pipe(
-                Effect.andThen(Metric.update(metrics.blocks, n)),
-                Effect.andThen(Metric.update(metrics.txs, p.txsTotal)),
-              ),
-            );
-            announce?.(p);
-          },
-          shouldStop: async () => (await currentSet(ch, cfg.storeDb)) !== set,
-        }),
-      ).pipe(
+      yield* Effect.tryPromise({
+        try: (signal) =>
+          projectLog(ch, db, log, {
+            ...options,
+            follow: cfg.follow,
+            from,
+            signal,
+            onProjected: (p, n) => {
+              if (from) from = p; // a retry after this batch resumes from it
+              Effect.runSync(
+                Metric.update(metrics.projected, p.height).pipe(
+                  Effect.andThen(Metric.update(metrics.blocks, n)),
+                  Effect.andThen(Metric.update(metrics.txs, p.txsTotal)),
+                ),
+              );
+              announce?.(p);
+            },
+            shouldStop: async () => (await currentSet(ch, cfg.storeDb)) !== set,
+          }),
+        // what is not one of ours comes from the store's or the log's client or a worker that
+        // died: an outage, retried
+        catch: (e) => asExplorerError(e, ProjectionFailure),
+      }).pipe(
         Effect.tapError((e) =>
-          e.cause instanceof RecordError
-            ? Effect.void
-            : Effect.logWarning(
-                `projection failed, retrying: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`,
-              ),
+          isRetryable(e)
+            ? Effect.logWarning(`projection failed, retrying: ${e.message}`)
+            : Effect.void,
         ),
         Effect.retry({
           schedule: Schedule.exponential("500 millis").pipe(
             Schedule.jittered,
             Schedule.upTo({ times: 10 }),
           ),
-          // a record that cannot be projected fails the same way every time
-          while: (e) => !(e.cause instanceof RecordError),
+          // a record that cannot be projected fails the same way every time (RecordError: Fatal)
+          while: isRetryable,
         }),
       );
       from = undefined; // a set switched to goes on from its own progress
@@ -181,9 +192,7 @@ export const follow = Effect.gen(function* () {
     try {
       nc.publish(subject, JSON.stringify(p));
     } catch (e) {
-      process.stderr.write(
-        `${JSON.stringify({ level: "warn", msg: "projected height not announced", height: p.height, error: String(e) })}\n`,
-      );
+      logger.warn("projected height not announced", { height: p.height, error: String(e) });
     }
   });
 });

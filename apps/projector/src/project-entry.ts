@@ -12,6 +12,7 @@ import {
   type LogRecord,
   openRecord,
 } from "@explorer/raw-block";
+import { Fatal } from "@explorer/service/errors";
 import { encodeRowBinary, RowBinaryWriter, type TableColumns } from "@explorer/store";
 
 const columnsOf = (columns: TableColumns, table: string) => {
@@ -24,7 +25,7 @@ const columnsOf = (columns: TableColumns, table: string) => {
  * A log record that cannot be projected (not a record of this build, or one whose content the
  * projections cannot read): the same bytes fail the same way every time, so retrying is useless.
  */
-export class RecordError extends Error {
+export class RecordError extends Fatal {
   override readonly name = "RecordError";
   readonly _tag = "RecordError";
 }

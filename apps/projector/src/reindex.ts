@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { RawLog } from "@explorer/raw-log";
-import { progressCadence, progressLine } from "@explorer/service";
+import { log as logger, progressCadence, progressLine } from "@explorer/service";
+import { Fatal } from "@explorer/service/errors";
 import {
   describeProcess,
   isGone,
@@ -23,7 +24,7 @@ import { type ProjectOptions, projectLog } from "./project.ts";
 import { type Progress, TABLES } from "./writer.ts";
 
 /** Another re-index holds the lock (tagged: the command line says it in one line). */
-export class ReindexBusy extends Error {
+export class ReindexBusy extends Fatal {
   override readonly name = "ReindexBusy";
   readonly _tag = "ReindexBusy";
 }
@@ -38,7 +39,7 @@ const heldByTheGone = (owner: string, me: ProcessMark): boolean => {
  * The re-index lock was taken over or dropped while held: the re-index stops, switching nothing
  * (tagged: the command line says it in one line).
  */
-export class LockLost extends Error {
+export class LockLost extends Fatal {
   override readonly name = "LockLost";
   readonly _tag = "LockLost";
 }
@@ -213,7 +214,7 @@ export const reindex = async (
   base: string,
   log: RawLog,
   o: Omit<ProjectOptions, "follow">,
-  say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  say: (line: string) => void = (l) => logger.info(l.trim()),
   timing: LockTiming = LOCK_TIMING,
 ): Promise<{ set: number; height: number }> =>
   withReindexLock(ch, base, timing, async ({ stillHeld, lost }) => {

@@ -1,4 +1,5 @@
 import { fromBech32, fromHex, toBech32, toHex } from "@cosmjs/encoding";
+import { Fatal } from "@explorer/service/errors";
 import { getAddress } from "ethers";
 
 /** The two forms of one 20-byte account: bech32 (`<prefix>1…`) and EVM (`0x…`, checksummed). */
@@ -7,7 +8,7 @@ export interface AddressForms {
   readonly evm: string;
 }
 
-export class AddressError extends Error {
+export class AddressError extends Fatal {
   override readonly name = "AddressError";
 }
 

@@ -1,4 +1,5 @@
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
+import { Fatal } from "@explorer/service/errors";
 import { pack } from "./pack.ts";
 import { Packed, PackedFormatError } from "./packed.ts";
 import {
@@ -44,7 +45,7 @@ const MAX_RECORD = 512 * 1024 * 1024;
 /** Decompressed output is taken in chunks of at most this size (joined after). */
 const MAX_CHUNK = 64 * 1024 * 1024;
 
-export class RawBlockFormatError extends Error {
+export class RawBlockFormatError extends Fatal {
   override readonly name = "RawBlockFormatError";
 }
 

@@ -1,3 +1,4 @@
+import { Fatal } from "@explorer/service/errors";
 import { Unpackr } from "msgpackr";
 import type { JsonOut } from "./json-out.ts";
 import type { Json } from "./types.ts";
@@ -30,7 +31,7 @@ export interface Key {
 }
 export const key = (text: string): Key => ({ text, bytes: utf8.encode(text) });
 
-export class PackedFormatError extends Error {
+export class PackedFormatError extends Fatal {
   override readonly name = "PackedFormatError";
 }
 

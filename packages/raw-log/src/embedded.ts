@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { log } from "@explorer/service/log";
 import { releaseLockFile, takeLockFile } from "./lock-file.ts";
 import {
   type AppendOutcome,
@@ -100,9 +101,7 @@ export class EmbeddedLog implements RawLog {
       offset += total;
     }
     if (offset < size) {
-      process.stderr.write(
-        `[embedded-log] cut ${size - offset} bytes of a torn record at the end of the log\n`,
-      );
+      log.warn(`embedded log: cut ${size - offset} bytes of a torn record at the end of the log`);
       ftruncateSync(this.fd, offset);
       fdatasyncSync(this.fd);
     }

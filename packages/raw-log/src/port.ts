@@ -1,3 +1,5 @@
+import { Fatal, Retryable } from "@explorer/service/errors";
+
 /**
  * The raw-block log: one record per height (the RawBlock), plus metadata records (off-chain NFT
  * metadata) in between, in the order they were appended. Blocks are contiguous: height h can only
@@ -44,7 +46,7 @@ export interface RawLog {
 }
 
 /** A block appended out of order: the log would get a gap or go backwards. */
-export class LogOrderError extends Error {
+export class LogOrderError extends Fatal {
   override readonly name = "LogOrderError";
   constructor(
     readonly height: number,
@@ -57,7 +59,7 @@ export class LogOrderError extends Error {
 }
 
 /** The log cannot be reached or used; retrying may help. */
-export class LogUnavailableError extends Error {
+export class LogUnavailableError extends Retryable {
   override readonly name = "LogUnavailableError";
 }
 

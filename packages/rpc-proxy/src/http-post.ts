@@ -1,20 +1,35 @@
+import { Fatal, Retryable } from "@explorer/service/errors";
 import { withCredentials } from "@explorer/service/url";
 import { Pool } from "undici";
 
 /**
- * Why an upstream gave no answer. `sent` tells whether the request may have reached the node
- * (then only safe reads are retried elsewhere).
+ * Why an upstream gave no answer: another upstream may give one. `sent` tells whether the request
+ * may have reached the node (then only safe reads are retried elsewhere).
  */
-export class UpstreamFailure extends Error {
+export class UpstreamFailure extends Retryable {
   constructor(
     message: string,
-    /** `refused`: the node refused the request itself for its size (413, 414, 431), not a fault of the node. */
-    readonly kind: "timeout" | "unreachable" | "bad-answer" | "refused",
+    readonly kind: "timeout" | "unreachable" | "bad-answer",
     readonly sent: boolean,
   ) {
     super(message);
   }
 }
+
+/**
+ * The node refused the request itself for its size (413, 414, 431): any node would, and the node
+ * is well.
+ */
+export class UpstreamRefused extends Fatal {
+  readonly kind = "refused";
+  readonly sent = true;
+}
+
+/** Why no upstream answered. */
+export type UpstreamError = UpstreamFailure | UpstreamRefused;
+
+export const isUpstreamError = (e: unknown): e is UpstreamError =>
+  e instanceof UpstreamFailure || e instanceof UpstreamRefused;
 
 /**
  * Statuses that say the request itself was too large (geth's body limit: 413): any node would
@@ -74,12 +89,12 @@ export class HttpTarget {
     } catch (e) {
       throw this.failure(e, timeoutMs);
     }
-    if (res.statusCode !== 200)
-      throw new UpstreamFailure(
-        `${this.host} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
-        REQUEST_TOO_LARGE.has(res.statusCode) ? "refused" : "bad-answer",
-        true,
-      );
+    if (res.statusCode !== 200) {
+      const what = `${this.host} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`;
+      throw REQUEST_TOO_LARGE.has(res.statusCode)
+        ? new UpstreamRefused(what)
+        : new UpstreamFailure(what, "bad-answer", true);
+    }
     return text;
   }
 

@@ -1,4 +1,5 @@
-import { HttpTarget, UpstreamFailure } from "./http-post.ts";
+import { isRetryable } from "@explorer/service/errors";
+import { HttpTarget, isUpstreamError, type UpstreamError, UpstreamFailure } from "./http-post.ts";
 import { rpcMetrics } from "./metrics.ts";
 
 /** One upstream node: its HTTP URL (calls, filters) and WebSocket URL (subscriptions). */
@@ -167,7 +168,7 @@ export class UpstreamPool {
     const list = opts.pinned ? [opts.pinned] : this.candidates();
     if (list.length === 0)
       throw new UpstreamFailure("no upstream node is configured", "unreachable", false);
-    let last: UpstreamFailure | undefined;
+    let last: UpstreamError | undefined;
     for (let i = 0; i < list.length && i <= this.options.retries; i++) {
       const u = list[i]!;
       u.requests++;
@@ -176,12 +177,12 @@ export class UpstreamPool {
         if (!u.up) u.markUp();
         return { text, upstream: u };
       } catch (e) {
-        if (!(e instanceof UpstreamFailure)) throw e;
+        if (!isUpstreamError(e)) throw e;
         last = e;
         u.failures++;
         // A request the node refused as such (too large, say) would be refused by the others too;
         // the node itself is well.
-        if (e.kind === "refused") break;
+        if (!isRetryable(e)) break;
         if (e.kind !== "timeout") u.markDown(e.message);
         if (e.sent && !opts.safe) break;
       }

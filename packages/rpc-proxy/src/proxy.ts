@@ -3,7 +3,7 @@ import { type AnswerCache, cacheKey, keepable } from "./cache-rules.ts";
 import { COALESCABLE, Coalescer } from "./coalesce.ts";
 import { FILTER_CREATE, FILTER_USE, unwrapFilterId, wrapFilterId } from "./filters.ts";
 import { answerGetLogs, FORWARD } from "./get-logs.ts";
-import { UpstreamFailure } from "./http-post.ts";
+import { isUpstreamError } from "./http-post.ts";
 import {
   ERR,
   errorText,
@@ -193,7 +193,7 @@ export class RpcProxy {
       if (r !== FORWARD) return r;
       return alone ? fail(ERR.INVALID_PARAMS, "invalid eth_getLogs filter") : undefined;
     } catch (e) {
-      if (e instanceof UpstreamFailure) return failure(e);
+      if (isUpstreamError(e)) return failure(e);
       // the index failed: the node answers instead, if there is one
       return alone
         ? fail(ERR.INTERNAL, `the index is unavailable: ${(e as Error).message}`)

@@ -1,3 +1,4 @@
+import { isAboveHead, isHandlerCrash, isUnknownTx } from "@explorer/chain/node-answers";
 import { withFirstElement } from "./raw-json.ts";
 import type { Reply } from "./reply.ts";
 
@@ -11,21 +12,18 @@ import type { Reply } from "./reply.ts";
  *   handler crashed"), and of a height above its head is -32000 ("height … must be less than or
  *   equal to the current blockchain height …"). The execution-apis schema allows null there.
  *
- * The node's errors (their raw JSON text) that mean "not there", by method.
+ * The node's errors (their raw JSON text) that mean "not there", by method (node-answers).
  */
-const NOT_THERE: ReadonlyMap<string, RegExp> = new Map([
-  ["eth_getTransactionReceipt", /ethereum tx not found/],
-  [
-    "eth_getBlockReceipts",
-    /"method handler crashed"|must be less than or equal to the current blockchain height/,
-  ],
+const NOT_THERE: ReadonlyMap<string, (text: string) => boolean> = new Map([
+  ["eth_getTransactionReceipt", isUnknownTx],
+  ["eth_getBlockReceipts", (t: string) => isHandlerCrash(t) || isAboveHead(t)],
 ]);
 
 /** Methods whose answers asGeth may change. */
 export const QUIRKY: ReadonlySet<string> = new Set(NOT_THERE.keys());
 
 export const asGeth = (method: string, reply: Reply): Reply =>
-  "error" in reply && NOT_THERE.get(method)?.test(reply.error) ? { result: "null" } : reply;
+  "error" in reply && NOT_THERE.get(method)?.(reply.error) ? { result: "null" } : reply;
 
 /** The SPEC's default gas of eth_sendTransaction (geth's old default): 90,000. */
 export const DEFAULT_SEND_GAS = "0x15f90";

@@ -1,3 +1,4 @@
+import { log } from "@explorer/service/log";
 import {
   ERR,
   errorRawText,
@@ -38,7 +39,7 @@ export class WsSession implements SubscriberSink {
     try {
       await this.answer(text, parsed);
     } catch (e) {
-      process.stderr.write(`rpc ws: ${(e as Error)?.stack ?? e}\n`);
+      log.error("rpc ws: message failed", { error: String((e as Error)?.stack ?? e) });
       this.send(errorText("null", ERR.INTERNAL, "internal error"));
     }
   }

@@ -1,8 +1,9 @@
 import type { Server } from "node:http";
-import { Data, Effect } from "effect";
+import { Effect } from "effect";
+import { FatalError } from "./tagged-errors.ts";
 
 /** A server could not listen: the port is taken, the address is not this host's, access denied. */
-export class ListenError extends Data.TaggedError("ListenError")<{ readonly message: string }> {}
+export class ListenError extends FatalError("ListenError")<{ readonly message: string }> {}
 
 const why = (e: NodeJS.ErrnoException, where: string) =>
   e.code === "EADDRINUSE"

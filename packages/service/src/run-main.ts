@@ -1,5 +1,7 @@
 import { constants as osConstants } from "node:os";
-import { Cause, Effect, Layer, Logger, References, Runtime } from "effect";
+import { Cause, Effect, Layer, Runtime } from "effect";
+import { Fatal } from "./errors.ts";
+import { LoggingLive } from "./log.ts";
 
 /**
  * Runs the main effect of a process: SIGINT/SIGTERM interrupt it (finalizers run: servers close,
@@ -26,18 +28,6 @@ export const runMain = Runtime.makeRunMain(({ fiber, teardown }) => {
   process.on("SIGTERM", onSignal);
 });
 
-/**
- * Logs: structured JSON lines on stderr when LOG_FORMAT=json (production), readable lines
- * otherwise; LOG_LEVEL sets the minimum level (default Info).
- */
-export const LoggingLive = Layer.mergeAll(
-  Logger.layer([process.env.LOG_FORMAT === "json" ? Logger.consoleJson : Logger.consolePretty()]),
-  Layer.succeed(
-    References.MinimumLogLevel,
-    (process.env.LOG_LEVEL as "Info" | undefined) ?? "Info",
-  ),
-);
-
 /** Runs a layer that does its work in the background until the process is told to stop. */
 export const launch = <E>(layer: Layer.Layer<never, E>) =>
   runMain(
@@ -62,7 +52,7 @@ export const callbackInfo = callbackAt(Effect.logInfo);
  * A setting the operator gave that cannot be used (its message names the setting and what it
  * takes): the process ends with that one line, as for a bad flag.
  */
-export class SettingError extends Error {
+export class SettingError extends Fatal {
   readonly _tag = "SettingError";
 }
 

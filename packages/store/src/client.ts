@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
+import { Fatal } from "@explorer/service/errors";
 import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
@@ -134,7 +135,7 @@ export const readTableColumns = async (ch: ClickHouseClient, db: string): Promis
 
 /** `STORE_URL`: `chdb:<path>` (default `chdb:.data/chdb`) or `http(s)://user:pass@host:8123`. */
 /** A STORE_URL of neither form (tagged: the command line says it in one line). */
-export class BadStoreUrl extends Error {
+export class BadStoreUrl extends Fatal {
   readonly _tag = "BadStoreUrl";
 }
 

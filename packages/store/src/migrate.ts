@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
+import { Fatal } from "@explorer/service/errors";
 
 export const sqlDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "sql");
 
@@ -13,7 +14,7 @@ export interface Migration {
 }
 
 /** A migration the store cannot take (tagged: the command line says it in one line). */
-export class MigrationError extends Error {
+export class MigrationError extends Fatal {
   override readonly name = "MigrationError";
   readonly _tag = "MigrationError";
 }

@@ -1,10 +1,11 @@
+import { Fatal } from "@explorer/service/errors";
 /**
  * Query parameters written into the SQL as literals. chDB runs queries with bound parameters one
  * at a time (its binding is process-wide state), so on chDB the values go into the text instead,
  * typed by their placeholders `{name:Type}`. Only the types the app binds are accepted; anything
  * else is refused rather than guessed.
  */
-export class ParamError extends Error {
+export class ParamError extends Fatal {
   override readonly name = "ParamError";
 }
 

@@ -1,3 +1,4 @@
+import { Fatal } from "@explorer/service/errors";
 /**
  * Rows encoded in ClickHouse's RowBinary format: each row's columns in table order, numbers
  * little-endian, strings as a varint length and their UTF-8 bytes. The engine copies such rows
@@ -22,7 +23,7 @@ export interface Column {
 /** Columns of each table of a table set, in table order (plain data: it crosses to worker threads). */
 export type TableColumns = Readonly<Record<string, readonly Column[]>>;
 
-export class UnsupportedColumnType extends Error {
+export class UnsupportedColumnType extends Fatal {
   override readonly name = "UnsupportedColumnType";
 }
 

@@ -1,3 +1,4 @@
+import { Fatal } from "@explorer/service/errors";
 /** Why a verification failed; each is said to the user with a message that names the cause. */
 export type FailureReason =
   | "invalid-request"
@@ -13,7 +14,7 @@ export type FailureReason =
   | "bytecode-mismatch"
   | "constructor-arguments-mismatch";
 
-export class VerifyError extends Error {
+export class VerifyError extends Fatal {
   override readonly name = "VerifyError";
   readonly reason: FailureReason;
   constructor(reason: FailureReason, message: string) {

@@ -10,6 +10,7 @@ import {
   type Range,
 } from "./bytecode.ts";
 import { findRelease, type Release } from "./catalogue.ts";
+import { isUnknownEvmVersion, isWrongCompiler } from "./compile/compiler-answers.ts";
 import { UnknownEvmVersion, VerifyError } from "./errors.ts";
 import {
   allLibraries,
@@ -83,10 +84,10 @@ const compiled = async (compile: Compile, release: Release, input: StandardInput
     const text = errors.map((e) => e.formattedMessage ?? e.message ?? "").join("\n");
     // The messages alone: a formatted message quotes the source around the error, pragma included.
     const said = errors.map((e) => e.message ?? e.formattedMessage ?? "").join("\n");
-    if (/requires different compiler version/i.test(said))
+    if (isWrongCompiler(said))
       throw new VerifyError("wrong-compiler", `wrong compiler: ${firstLines(text, 3)}`);
     // The request's own fault, not the source's: an EVM version this compiler does not know.
-    if (/Invalid EVM version requested/i.test(text))
+    if (isUnknownEvmVersion(text))
       throw new UnknownEvmVersion({
         message: `evmVersion ${String(input.settings?.evmVersion)} is not known to compiler ${release.long}: give an older one, or default`,
       });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { Fatal } from "@explorer/service/errors";
 
 /** Largest request body the API reads by default (API_MAX_BODY_BYTES). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -6,7 +7,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
 /** A request refused with an HTTP status and a message for the client (`{error}`). */
-export class HttpRefusal extends Error {
+export class HttpRefusal extends Fatal {
   constructor(
     readonly status: number,
     message: string,

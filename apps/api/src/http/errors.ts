@@ -1,13 +1,13 @@
-import { Data } from "effect";
+import { FatalError, RetryableError } from "@explorer/service/tagged-errors";
 
 /** A request the API refuses (400), with a message that says what was wrong. */
-export class BadRequest extends Data.TaggedError("BadRequest")<{ readonly message: string }> {}
+export class BadRequest extends FatalError("BadRequest")<{ readonly message: string }> {}
 
 /** The record asked for does not exist (404). */
-export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {}
+export class NotFound extends FatalError("NotFound")<{ readonly message: string }> {}
 
 /** The store failed: a real fault (500), logged with the request id. */
-export class StoreFailure extends Data.TaggedError("StoreFailure")<{
+export class StoreFailure extends RetryableError("StoreFailure")<{
   readonly message: string;
   readonly cause: unknown;
 }> {}

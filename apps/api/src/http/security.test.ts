@@ -261,7 +261,7 @@ describe("/ready on the API's port", () => {
     );
     const s = api.app.listen(0, "127.0.0.1");
     await new Promise((r) => s.once("listening", r));
-    const logged = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const logged = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
       const at = (s.address() as AddressInfo).port;
       const answers = await Promise.all(
@@ -386,7 +386,7 @@ describe("request size", () => {
 describe("logs", () => {
   it("a store failure is a 500 logged with its request id (never the key); the API lives on", async () => {
     const lines: string[] = [];
-    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
       lines.push(String(chunk));
       return true;
     });

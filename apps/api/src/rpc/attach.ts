@@ -8,6 +8,7 @@ import {
   SubscriptionHub,
   UpstreamPool,
 } from "@explorer/rpc-proxy";
+import { log } from "@explorer/service/log";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
 import type { Runtime } from "../http/app.ts";
@@ -84,7 +85,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
         if (!res.headersSent) res.writeHead(400).end();
         else res.destroy();
         if ((e as NodeJS.ErrnoException)?.code !== "ECONNRESET")
-          process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
+          log.error("rpc: request failed", { error: String((e as Error)?.stack ?? e) });
       });
     else for (const l of others) l.call(server, req, res);
   };

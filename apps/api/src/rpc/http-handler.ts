@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Answer, ERR, errorText, parseBody, type RpcProxy } from "@explorer/rpc-proxy";
+import { log } from "@explorer/service/log";
 import { CORS as API_CORS, EXPOSED_HEADERS } from "../http/cors.ts";
 import type { Refusal, RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
@@ -91,7 +92,7 @@ export const httpHandler =
         (await proxy
           .handle(text, { privileged: who.privileged, transport: "http" }, parsed)
           .catch((e: unknown) => {
-            process.stderr.write(`rpc: ${(e as Error)?.stack ?? e}\n`);
+            log.error("rpc: request failed", { error: String((e as Error)?.stack ?? e) });
             return { status: 500, body: `${errorText("null", ERR.INTERNAL, "internal error")}\n` };
           })));
     const { status, headers = {} } = answer;

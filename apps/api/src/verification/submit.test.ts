@@ -59,7 +59,7 @@ afterAll(async () => {
 
 describe("POST /contracts/verify", () => {
   it("answers a fault of the server 500 with the request id, logged, its text kept to the log", async () => {
-    const logged = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const logged = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
       const res = await fetch(
         `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0/contracts/verify`,

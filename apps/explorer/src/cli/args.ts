@@ -1,9 +1,10 @@
 import { parseArgs as tokenize } from "node:util";
+import { Fatal } from "@explorer/service/errors";
 import { type GivenTexts, isBoolText } from "@explorer/service/settings";
 import type { Option } from "./options.ts";
 
 /** A command line the user got wrong: said with the fix, and the process exits with code 2. */
-export class UsageError extends Error {
+export class UsageError extends Fatal {
   override readonly name = "UsageError";
 }
 

@@ -1,7 +1,7 @@
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import type { JsonObject } from "@explorer/raw-block";
+import { isRetryable } from "@explorer/service/errors";
 import { describe, expect, it } from "vitest";
-import { isRetryable } from "../node/errors.ts";
 import { IndexLagError } from "../node/evm.ts";
 import { receiptsFromResults, receiptsOf } from "./receipts.ts";
 

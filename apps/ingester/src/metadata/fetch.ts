@@ -3,6 +3,8 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { JsonObject } from "@explorer/raw-block";
+import { asExplorerError, Fatal, isRetryable, Retryable } from "@explorer/service/errors";
+import { Effect, Schedule } from "effect";
 import { isNonPublicAddress } from "./address-policy.ts";
 
 export interface MetadataFetchOptions {
@@ -19,7 +21,11 @@ export type FetchOutcome =
   | { readonly metadata: JsonObject; readonly error: null }
   | { readonly metadata: null; readonly error: string };
 
-class Permanent extends Error {}
+/** A failure that a retry would repeat: refused, too large, not JSON, not found. */
+class Permanent extends Fatal {}
+
+/** A failure that may pass on a retry: the server busy (5xx, 429), a timeout, a lost connection. */
+class Transient extends Retryable {}
 
 const parseJsonObject = (text: string): JsonObject => {
   const v = JSON.parse(text) as unknown;
@@ -143,7 +149,7 @@ const fromHttp = async (uri: string, o: MetadataFetchOptions): Promise<JsonObjec
       url = new URL(r.location, url);
       continue;
     }
-    if (r.status >= 500 || r.status === 429) throw new Error(`HTTP ${r.status}`);
+    if (r.status >= 500 || r.status === 429) throw new Transient(`HTTP ${r.status}`);
     if (r.status !== 200) throw new Permanent(`HTTP ${r.status}`);
     try {
       return parseJsonObject(r.body);
@@ -168,24 +174,28 @@ export const resolveTokenUri = (uri: string, tokenId: string, gateway: string): 
  * no private, loopback or link-local addresses unless allowed. Never throws: failures are
  * returned (and logged as such) so that the log records them.
  */
-export const fetchMetadata = async (
+export const fetchMetadata = (
   uri: string,
   tokenId: string,
   o: MetadataFetchOptions,
-): Promise<FetchOutcome> => {
-  let last = "";
-  for (let attempt = 1; attempt <= o.attempts; attempt++) {
-    try {
-      if (uri.startsWith("data:")) return { metadata: fromDataUri(uri), error: null };
-      return {
-        metadata: await fromHttp(resolveTokenUri(uri, tokenId, o.ipfsGateway), o),
-        error: null,
-      };
-    } catch (e) {
-      last = (e as Error).message;
-      if (e instanceof Permanent) break;
-      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt * (0.8 + Math.random() * 0.4)));
-    }
-  }
-  return { metadata: null, error: last || "unknown error" };
-};
+): Promise<FetchOutcome> =>
+  Effect.runPromise(
+    Effect.tryPromise({
+      try: async () =>
+        uri.startsWith("data:")
+          ? fromDataUri(uri)
+          : await fromHttp(resolveTokenUri(uri, tokenId, o.ipfsGateway), o),
+      // a network failure (a reset, a refused connection, a timeout) may pass on a retry
+      catch: (e) => asExplorerError(e, Transient),
+    }).pipe(
+      Effect.retry({
+        schedule: Schedule.exponential("400 millis").pipe(Schedule.jittered),
+        times: Math.max(o.attempts - 1, 0),
+        while: isRetryable,
+      }),
+      Effect.match({
+        onSuccess: (metadata): FetchOutcome => ({ metadata, error: null }),
+        onFailure: (e): FetchOutcome => ({ metadata: null, error: e.message || "unknown error" }),
+      }),
+    ),
+  );

@@ -1,4 +1,5 @@
 import { HttpBatchClient } from "@cosmjs/tendermint-rpc";
+import { isPrunedHeight } from "@explorer/chain/node-answers";
 import type { JsonObject } from "@explorer/raw-block";
 import { publicUrl, withCredentials } from "@explorer/service";
 import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
@@ -38,7 +39,7 @@ export class CometReader {
       return res.result as T;
     } catch (e) {
       const msg = (e as Error).message ?? String(e);
-      if (/is not available, lowest height is/i.test(msg))
+      if (isPrunedHeight(msg))
         throw new NodeAnswerError(`${publicUrl(this.url)} ${method}: ${msg} (the node pruned it)`);
       throw new NodeUnavailableError(`${publicUrl(this.url)} ${method}: ${msg}`);
     } finally {

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isRetryable } from "@explorer/service/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRetryable } from "./errors.ts";
 import { EvmReader, IndexLagError } from "./evm.ts";
 
 /**

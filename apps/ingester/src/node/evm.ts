@@ -1,3 +1,8 @@
+import {
+  isEvmOutcome as evmOutcome,
+  isMethodOff,
+  isTxNotIndexed,
+} from "@explorer/chain/node-answers";
 import type { JsonObject } from "@explorer/raw-block";
 import { publicUrl, withCredentials } from "@explorer/service";
 import { FetchRequest, JsonRpcProvider } from "ethers";
@@ -25,38 +30,17 @@ const rpcMessage = (e: unknown): string => {
   return typeof m === "string" ? m : "";
 };
 
-/**
- * Does this error answer of eth_getBlockReceipts say the node's transaction index lacks a
- * transaction of the block? The index is written after the block is committed (so the head block
- * can be missing for a moment), and CometBFT's indexer can miss the last block before a node stops.
- * evmd answers -32000 "failed to get transaction receipt for tx 0x…: tx not found: …".
- */
-const isIndexLag = (e: unknown): boolean => /\btx not found\b/i.test(rpcMessage(e));
+/** Does this error answer of eth_getBlockReceipts say the node's transaction index lacks one? */
+const isIndexLag = (e: unknown): boolean => isTxNotIndexed(rpcMessage(e));
 
 /** The node's transaction index lacks a transaction of the block (see isIndexLag). Retryable. */
 export class IndexLagError extends NodeUnavailableError {}
 
-/**
- * Is this eth_call error answer the EVM's own outcome of the call at that height: a revert (code 3,
- * "execution reverted") or another VM error, which evmd passes on as a gRPC Internal error ("rpc
- * error: code = Internal desc = out of gas", cosmos/evm v0.3.2 rpc/backend handleRevertError)? That
- * is the call's answer, the same every time. Anything else is the node's trouble, not the
- * contract's: "header not found", a query past its deadline on a busy node, a height not committed.
- */
-const isEvmOutcome = (e: unknown): boolean =>
-  rpcErrorOf(e)?.code === 3 || /execution reverted|code = Internal desc/i.test(rpcMessage(e));
+/** Is this eth_call error answer the EVM's own outcome of the call (a revert, a VM error)? */
+const isEvmOutcome = (e: unknown): boolean => evmOutcome(rpcErrorOf(e)?.code, rpcMessage(e));
 
-/**
- * Does this error answer say the node does not serve debug_traceBlockByNumber at all? A node with
- * the `debug` namespace off answers -32601 "the method … does not exist/is not available"
- * (go-ethereum's rpc server, as in evmd); gateways that block the namespace say the method is "not
- * allowed", "not whitelisted", "not supported" or "disabled".
- */
-const isTracingOff = (e: unknown): boolean =>
-  rpcErrorOf(e)?.code === -32601 ||
-  /\bmethod\b.*\b(does not exist|not (available|allowed|whitelisted|supported)|disabled)\b/i.test(
-    rpcMessage(e),
-  );
+/** Does this error answer say the node does not serve debug_traceBlockByNumber at all? */
+const isTracingOff = (e: unknown): boolean => isMethodOff(rpcErrorOf(e)?.code, rpcMessage(e));
 
 /** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
 export class EvmReader {

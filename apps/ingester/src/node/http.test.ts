@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isRetryable } from "@explorer/service/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRetryable, NodeAnswerError } from "./errors.ts";
+import { NodeAnswerError } from "./errors.ts";
 import { getJson } from "./http.ts";
 
 /**

@@ -1,9 +1,10 @@
+import { isHeightNotCommitted } from "@explorer/chain/node-answers";
 import { publicUrl, withCredentials } from "@explorer/service";
-import { heightNotCommitted, NodeAnswerError, NodeUnavailableError } from "./errors.ts";
+import { NodeAnswerError, NodeUnavailableError } from "./errors.ts";
 
 /**
  * GET a JSON document; 5xx, 429, network failures and a height the node has not committed yet
- * (heightNotCommitted) are retryable, other 4xx are answers.
+ * (isHeightNotCommitted) are retryable, other 4xx are answers.
  */
 export const getJson = async <T>(
   url: string,
@@ -23,7 +24,7 @@ export const getJson = async <T>(
     throw new NodeUnavailableError(`${get()}: ${(e as Error).message}`);
   }
   const text = await r.text();
-  if (r.status >= 500 || r.status === 429 || (!r.ok && heightNotCommitted(text)))
+  if (r.status >= 500 || r.status === 429 || (!r.ok && isHeightNotCommitted(text)))
     throw new NodeUnavailableError(`${get()}: HTTP ${r.status} ${text.slice(0, 300)}`);
   if (!r.ok) throw new NodeAnswerError(`${get()}: HTTP ${r.status} ${text.slice(0, 300)}`);
   try {

@@ -1,8 +1,9 @@
+import { Fatal } from "../errors.ts";
 import { SETTINGS, type SettingKey, type SettingsValues } from "./registry.ts";
 import { BadValue, type Setting } from "./setting.ts";
 
 /** A setting given a value it does not take; the message says where and what it takes. */
-export class InvalidSetting extends Error {
+export class InvalidSetting extends Fatal {
   override readonly name = "InvalidSetting";
 }
 

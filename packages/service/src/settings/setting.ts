@@ -1,4 +1,5 @@
 import { Option, Redacted } from "effect";
+import { Fatal } from "../errors.ts";
 
 /**
  * One setting: its flag (also the config-file key), its environment variable, its default and
@@ -22,7 +23,7 @@ export interface Setting<A> {
 }
 
 /** A value a setting does not take; `message` says what it takes. */
-export class BadValue extends Error {
+export class BadValue extends Fatal {
   override readonly name = "BadValue";
 }
 

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompilerUnavailable } from "../errors.ts";
+import { npmHasNo, npmWhy } from "./registry-answers.ts";
 import { fileInTgz } from "./tar.ts";
 import type { Fetched } from "./types.ts";
 
@@ -35,17 +36,9 @@ export const fetchFromNpm = async (version: string, npm = "npm"): Promise<Fetche
     const spec = `solc@${NPM_VERSION[version] ?? version}`;
     const r = await run(npm, ["pack", spec, "--json", "--pack-destination", dir], dir);
     if (r.failed) {
-      const notThere = /E404|ETARGET|No matching version/i.test(r.stderr);
-      const reason = notThere
+      const reason = npmHasNo(r.stderr)
         ? `the npm registry has no ${spec} (an operator can provide compiler builds with SOLC_BUILDS)`
-        : `npm could not fetch ${spec}: ${
-            r.stderr
-              .trim()
-              .split("\n")
-              .filter((l) => !/warn/i.test(l))
-              .slice(-2)
-              .join(" ") || "no output"
-          }`;
+        : `npm could not fetch ${spec}: ${npmWhy(r.stderr)}`;
       throw new CompilerUnavailable({ message: reason });
     }
     const [packed] = JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { log } from "@explorer/service/log";
 import type { Release } from "../catalogue.ts";
 import { CompilerUnavailable, VerifyError } from "../errors.ts";
 import { fetchFromBuilds } from "./builds.ts";
@@ -87,9 +88,7 @@ export class CompilerStore {
     const ok = this.check(dir);
     if (ok) return ok;
     if (existsSync(dir)) {
-      process.stderr.write(
-        `[verifier] cached ${release.long} failed its sha256 check; fetching again\n`,
-      );
+      log.warn(`verifier: cached ${release.long} failed its sha256 check; fetching again`);
       rmSync(dir, { recursive: true, force: true });
     }
     const t0 = Date.now();
