@@ -212,10 +212,11 @@ export const run = async (): Promise<Figure[]> => {
   const bareP50: number[] = [];
   const bareP99: number[] = [];
   const clients = { concurrency: CONCURRENCY, seconds: SECONDS };
-  // BENCH_API_ONLY: the endpoints whose name holds this text, the others left out.
-  const only = process.env.BENCH_API_ONLY;
+  // BENCH_API_ONLY: the endpoints whose name holds this text (or one of several, `a|b`), the
+  // others left out.
+  const only = process.env.BENCH_API_ONLY?.split("|");
   for (const [name, paths, kind, acceptEncoding] of endpoints) {
-    if (only && !name.includes(only)) continue;
+    if (only && !only.some((o) => name.includes(o))) continue;
     // ROUNDS runs of the endpoint, each just after one of the bare endpoint: medians of the runs.
     const runs: { rps: number; p50: number; p99: number; errors: number; bare: number }[] = [];
     let cached = 0;

@@ -2,7 +2,6 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { currentSet, queryFields, queryRows, setDb } from "@explorer/store";
 import { Context, Effect } from "effect";
 import { NotFound, StoreFailure } from "./http/errors.ts";
-import type { StoredBlock } from "./records/block.ts";
 
 /** What the API reads: the current table set and how far it is projected. */
 export interface StoreState {
@@ -24,16 +23,7 @@ export interface StoreState {
   readonly proposers: string;
 }
 
-/** Records kept outside the engine for point lookups (records/record-cache.ts). */
-export interface KeptRecords {
-  /** A transaction's record, gzip-compressed, if at a height up to `upTo`. */
-  readonly txGzipped: (set: string, key: string, upTo: number) => Buffer | undefined;
-  readonly block: (set: string, height: number) => StoredBlock | undefined;
-}
-
 export interface DbShape {
-  /** Records kept beside the store, read before it by point lookups (none: always the store). */
-  readonly records?: KeptRecords;
   /** The current set and projected height (cached briefly; refreshed when the projector moves). */
   readonly state: Effect.Effect<StoreState, StoreFailure>;
   /** The last state read, if still fresh (no effect to run: for the hot path). */

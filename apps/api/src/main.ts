@@ -17,12 +17,11 @@ import { awaitMigratedSet, ensureCurrentSet, openClickHouse, parseStoreUrl } fro
 import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, apiSettings, verifierOptions } from "./config.ts";
-import { Db, type DbShape, makeDb } from "./db.ts";
-import { type ApiSettings, makeApp, Settings } from "./http/app.ts";
+import { Db, makeDb } from "./db.ts";
+import { type ApiSettings, makeApp, type Probes, Settings } from "./http/app.ts";
 import { logLine } from "./log.ts";
-import { immediateAnswers } from "./records/immediate.ts";
-import { RecordCache } from "./records/record-cache.ts";
-import { followRecords } from "./records/record-follower.ts";
+import { makeReadModel } from "./read-model/make.ts";
+import { ReadModel } from "./read-model/read-model.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { chainRoutes } from "./routes/chain.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -38,7 +37,7 @@ import { natsSource, pollingSource } from "./stream/source.ts";
 import { makeVerification, Verification, type VerificationShape } from "./verification/service.ts";
 
 /**
- * Builds the Koa app over a store: every route under /api/1.0, run through one managed runtime.
+ * Builds the API over a store: every route under /api/1.0, run through one managed runtime.
  * `verification` says where verifications are recorded (the log) and how compilers are had; by
  * default compilers come from npm into the default cache and nothing can be recorded.
  * `processChecks`: what else the process `/ready` depends on (under `start`: the projector and
@@ -56,15 +55,18 @@ export const buildApi = (
   }),
   processChecks: readonly ReadyCheck[] = [],
 ) => {
-  const store = makeDb(ch, base);
-  const records = settings.recordCacheDir ? new RecordCache(settings.recordCacheDir) : undefined;
-  const db: DbShape = records ? { ...store, records } : store;
-  const follower = records && followRecords(records, db);
+  const db = makeDb(ch, base);
+  const reads = makeReadModel(db, settings.recordCacheDir);
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       Layer.succeed(Db, Db.of(db)),
       // The record cache's follower stops (and its file closes) with the runtime.
-      Layer.effectDiscard(Effect.addFinalizer(() => Effect.promise(async () => follower?.stop()))),
+      Layer.effect(
+        ReadModel,
+        Effect.acquireRelease(Effect.succeed(ReadModel.of(reads)), (r) =>
+          Effect.promise(() => r.stop()),
+        ),
+      ),
       Layer.succeed(Settings, Settings.of(settings)),
       Layer.effect(
         Verification,
@@ -73,22 +75,6 @@ export const buildApi = (
         ),
       ),
     ),
-  );
-  const app = makeApp(
-    runtime,
-    settings,
-    ROUTE_SPECS,
-    (router, run) => {
-      docsRoutes(router, ROUTE_SPECS);
-      // Before the routes with path parameters (/contracts/:address).
-      verifyRoutes(router, run);
-      etherscanRoutes(router, run);
-      chainRoutes(router, run);
-      accountRoutes(router, run);
-      statSearchRoutes(router, run);
-      evmRoutes(router, run);
-    },
-    records && follower && immediateAnswers(db, records, follower),
   );
   const storeCheck: ReadyCheck = {
     name: "store",
@@ -106,7 +92,7 @@ export const buildApi = (
     ...processChecks,
   ];
   // Liveness and readiness on the API's own port too, for load balancers (outside /api/1.0):
-  // first, before API keys and rate limits, so that a balancer's probes, which share its address
+  // answered before API keys and rate limits, so that a balancer's probes, which share its address
   // with the traffic it forwards, are never answered 429.
   // Anyone can ask this port: one run of the checks at a time, its report reused for a second
   // after it ends, so probes cannot make the store work harder; a failed check's reason (it can
@@ -127,16 +113,33 @@ export const buildApi = (
     }
     return lastReady.report;
   };
-  app.middleware.unshift(async (ctx, next) => {
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
-    if (ctx.path === "/health") ctx.body = { status: "ok" };
-    else if (ctx.path === "/ready") {
-      const r = await publicReady();
-      ctx.status = r.ready ? 200 : 503;
-      ctx.body = r;
-    } else return next();
-  });
-  return { app, runtime, ready, records: follower };
+  const probes: Probes = new Map<string, () => Promise<{ status: number; body: unknown }>>([
+    ["/health", async () => ({ status: 200, body: { status: "ok" } })],
+    [
+      "/ready",
+      async () => {
+        const r = await publicReady();
+        return { status: r.ready ? 200 : 503, body: r };
+      },
+    ],
+  ]);
+  const app = makeApp(
+    runtime,
+    settings,
+    ROUTE_SPECS,
+    (router, run) => {
+      docsRoutes(router, ROUTE_SPECS);
+      // Before the routes with path parameters (/contracts/:address).
+      verifyRoutes(router, run);
+      etherscanRoutes(router, run);
+      chainRoutes(router, run);
+      accountRoutes(router, run);
+      statSearchRoutes(router, run);
+      evmRoutes(router, run);
+    },
+    probes,
+  );
+  return { app, runtime, ready, records: reads.keepsRecords ? reads : undefined };
 };
 
 /** A readiness report for the public port: each failed check's reason logged, not shown. */

@@ -8,6 +8,8 @@ import { Verifier } from "@explorer/verifier";
 import { Layer, ManagedRuntime } from "effect";
 import { afterAll, describe, expect, it } from "vitest";
 import { Db, makeDb } from "../db.ts";
+import { makeReadModel } from "../read-model/make.ts";
+import { ReadModel } from "../read-model/read-model.ts";
 import { makeVerification, Verification } from "../verification/service.ts";
 import { makeApp, Settings } from "./app.ts";
 import { jsonDepth, readJsonBody } from "./body.ts";
@@ -23,9 +25,11 @@ const settings = {
   rateLimitPerMinute: 1e9,
   apiKeys: new Map<string, number>(),
 };
+const db = makeDb(ch, "explorer");
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(
-    Layer.succeed(Db, Db.of(makeDb(ch, "explorer"))),
+    Layer.succeed(Db, Db.of(db)),
+    Layer.succeed(ReadModel, ReadModel.of(makeReadModel(db))),
     Layer.succeed(Settings, Settings.of(settings)),
     Layer.succeed(
       Verification,

@@ -1,5 +1,4 @@
 import { Context, Metric } from "effect";
-import type Koa from "koa";
 
 const requests = Metric.counter("api_requests_total", {
   description: "HTTP requests answered, by route and status",
@@ -34,14 +33,4 @@ export const countAnswer = (route: string, status: number, t0: number) => {
   // On every request: updated in place (Metric.update through Effect.runSync costs ~10x more).
   s.count.updateUnsafe(1, services);
   s.ms.updateUnsafe(performance.now() - t0, services);
-};
-
-/** Counts every request and its latency by matched route (unmatched: `other`) and status. */
-export const httpMetrics: Koa.Middleware = async (ctx, next) => {
-  const t0 = performance.now();
-  try {
-    await next();
-  } finally {
-    countAnswer((ctx as { _matchedRoute?: string })._matchedRoute ?? "other", ctx.status, t0);
-  }
 };

@@ -1,6 +1,6 @@
 import { Effect } from "effect";
-import { perOwner } from "../batch.ts";
 import type { DbShape, StoreState } from "../db.ts";
+import { ReadModel } from "../read-model/read-model.ts";
 
 /** Heights per bucket: one number per 256 blocks is kept (40,000 for 10 million blocks). */
 export const BUCKET = 256;
@@ -54,33 +54,31 @@ export class TxPositions {
   }
 }
 
-/** The positions of a table set, loaded up to `height` so far. */
-interface Loaded {
-  readonly db: string;
-  readonly positions: TxPositions;
-  height: number;
-}
-
-/** One per store connection; started again for a new table set (a re-index). */
-const loaded = perOwner((_db: DbShape) => ({ current: undefined as Loaded | undefined }));
-
 /**
- * The heights that hold positions low..high in the current state's set, with the buckets of blocks
- * projected since the last call read first (one small aggregate over those blocks).
+ * Reads the heights that hold positions low..high in a state's set, keeping the set's buckets (one
+ * reader per read model; started again for a new table set, a re-index): the buckets of blocks
+ * projected since the last call are read first (one small aggregate over those blocks).
  */
-export const txPositionHeights = (db: DbShape, st: StoreState, low: number, high: number) =>
+export const txPositionsReader = (db: DbShape) => {
+  let loaded: { db: string; positions: TxPositions; height: number } | undefined;
+  return (st: StoreState, low: number, high: number) =>
+    Effect.gen(function* () {
+      if (loaded?.db !== st.db) loaded = { db: st.db, positions: new TxPositions(), height: 0 };
+      const l = loaded;
+      if (l.height < st.height) {
+        const rows = yield* db.query<{ b: string; before: string }>(
+          `SELECT toString(intDiv(height, ${BUCKET})) AS b, toString(min(txs_before)) AS before FROM {db}.blocks WHERE height > {from:UInt64} AND height <= {to:UInt64} GROUP BY b ORDER BY toUInt64(b)`,
+          { from: l.height, to: st.height },
+        );
+        l.positions.add(rows.map((r) => ({ b: Number(r.b), before: Number(r.before) })));
+        l.height = st.height;
+      }
+      return l.positions.heights(low, high);
+    });
+};
+
+/** The heights that hold positions low..high in `st`'s set, as the read model keeps them. */
+export const txPositionHeights = (_db: DbShape, st: StoreState, low: number, high: number) =>
   Effect.gen(function* () {
-    const slot = loaded(db);
-    if (slot.current?.db !== st.db)
-      slot.current = { db: st.db, positions: new TxPositions(), height: 0 };
-    const l = slot.current;
-    if (l.height < st.height) {
-      const rows = yield* db.query<{ b: string; before: string }>(
-        `SELECT toString(intDiv(height, ${BUCKET})) AS b, toString(min(txs_before)) AS before FROM {db}.blocks WHERE height > {from:UInt64} AND height <= {to:UInt64} GROUP BY b ORDER BY toUInt64(b)`,
-        { from: l.height, to: st.height },
-      );
-      l.positions.add(rows.map((r) => ({ b: Number(r.b), before: Number(r.before) })));
-      l.height = st.height;
-    }
-    return l.positions.heights(low, high);
+    return yield* (yield* ReadModel).txPositions(st, low, high);
   });

@@ -1,0 +1,111 @@
+import type { RouterMiddleware } from "@koa/router";
+import { Cause, Effect, Exit, Option } from "effect";
+import type Koa from "koa";
+import { Db, type DbShape } from "../db.ts";
+import { logLine as log } from "../log.ts";
+import type { ReadModelShape } from "../read-model/read-model.ts";
+import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
+import { holdsJsonText, jsonOf } from "./json-text.ts";
+import type { Query } from "./params.ts";
+import { errorBody, internalError, reply } from "./reply.ts";
+import type { Handler, Runtime } from "./settings.ts";
+import { type RouteSpec, validateRequest } from "./spec.ts";
+import { filterNames } from "./undeclared.ts";
+
+const stateOfDb = Effect.gen(function* () {
+  return yield* (yield* Db).state;
+});
+
+const isApiError = (e: unknown): e is ApiError =>
+  e instanceof BadRequest || e instanceof NotFound || e instanceof StoreFailure;
+
+/** The route the router matched, as it names it (a documented field of @koa/router's context). */
+export const routeOf = (ctx: Koa.Context): string | undefined =>
+  (ctx as { routerPath?: string }).routerPath;
+
+/**
+ * Runs a route's handler (an effect, on the API's runtime) for the router: the route's schema
+ * validates the request first; a GET's answer is kept by the read model (by table set, projected
+ * height and URL: see read-model/answers.ts), made once for requests that ask it together; a typed
+ * failure is its status and `{error}` (a fault: 500, logged with the request id).
+ */
+export const runHandler = (
+  runtime: Runtime,
+  prefix: string,
+  routes: readonly RouteSpec[],
+  db: DbShape,
+  reads: ReadModelShape,
+) => {
+  const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
+  const answers = reads.answers;
+  const filters = filterNames(routes);
+  return (h: Handler): RouterMiddleware =>
+    async (ctx) => {
+      const spec = specs.get(`${ctx.method === "HEAD" ? "GET" : ctx.method} ${routeOf(ctx) ?? ""}`);
+      const handle = Effect.suspend(() => {
+        if (spec)
+          try {
+            validateRequest(
+              spec,
+              ctx.query as Query,
+              ctx.params as Record<string, string>,
+              prefix,
+              filters,
+            );
+          } catch (e) {
+            if (spec.refused && e instanceof BadRequest)
+              return Effect.succeed(spec.refused(e.message));
+            throw e;
+          }
+        return h(ctx);
+      });
+      let failed: Exit.Exit<unknown, ApiError> | undefined;
+      if (spec && spec.method === "get" && spec.cache !== "none") {
+        const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
+        if (st) {
+          const key = answers.keyOf(st, spec.cache === "immutable", ctx.url);
+          const hit =
+            answers.get(key) ??
+            answers.made(key, `/api/1.0${spec.path}`, async () => {
+              const x = await runtime.runPromiseExit(handle);
+              return Exit.isSuccess(x) ? Buffer.from(jsonOf(x.value)) : x;
+            });
+          const out = await hit.answer;
+          if (out instanceof Uint8Array) {
+            await reply(ctx, out, () => answers.gzippedOnce(key, hit, out));
+            return;
+          }
+          answers.forget(key, hit);
+          failed = out;
+        }
+      }
+      const exit = failed ?? (await runtime.runPromiseExit(handle));
+      if (Exit.isSuccess(exit)) {
+        if (holdsJsonText(exit.value)) await reply(ctx, Buffer.from(jsonOf(exit.value)));
+        else ctx.body = exit.value;
+        return;
+      }
+      // Typed failures, and the same errors thrown by pure parsing inside a handler.
+      const failure = Cause.findErrorOption(exit.cause);
+      const thrown = Cause.squash(exit.cause);
+      const known = Option.isSome(failure)
+        ? failure.value
+        : isApiError(thrown)
+          ? thrown
+          : undefined;
+      if (!known) throw thrown;
+      ctx.status = statusOf(known);
+      if (ctx.status < 500) {
+        ctx.body = errorBody(known.message);
+        return;
+      }
+      const id = ctx.response.get("x-request-id");
+      log("error", {
+        requestId: id,
+        path: ctx.path,
+        error: known.message,
+        cause: String((known as { cause?: unknown }).cause),
+      });
+      ctx.body = internalError(id);
+    };
+};

@@ -1,0 +1,42 @@
+import { gunzipSync } from "node:zlib";
+import { Effect } from "effect";
+import type { DbShape } from "../db.ts";
+import { RecordCache } from "../records/record-cache.ts";
+import { followRecords } from "../records/record-follower.ts";
+import { blockRows, found, lookup, txRows } from "../records/store-reads.ts";
+import { txPositionsReader } from "../records/tx-positions.ts";
+import { AnswerCache } from "./answers.ts";
+import { pointAnswers } from "./point-answers.ts";
+import type { ReadModelShape } from "./read-model.ts";
+
+/**
+ * The read model over a store: its answer cache, its tx positions, and, with `recordCacheDir`, the
+ * records kept beside it (filled from the store from now on, in the background; see
+ * records/record-follower.ts). Without one every point lookup reads the store.
+ */
+export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelShape => {
+  const records = recordCacheDir ? new RecordCache(recordCacheDir) : undefined;
+  const follower = records && followRecords(records, db);
+  const now = records && follower ? pointAnswers(db, records, follower) : new Map();
+  return {
+    answers: new AnswerCache(),
+    txRecord: (key) =>
+      Effect.flatMap(db.state, (st) => {
+        const kept = records?.txGzipped(st.db, key, st.height);
+        return kept ? Effect.succeed(gunzipSync(kept).toString()) : lookup(txRows(db).load(key));
+      }),
+    block: (h) =>
+      Effect.flatMap(db.state, (st) => {
+        const kept = records?.block(st.db, h);
+        return kept ? Effect.succeed(kept) : found(blockRows(db).load(h), `block ${h}`);
+      }),
+    txPositions: txPositionsReader(db),
+    now: (route, params, st) => now.get(route)?.(params, st),
+    answersNow: (route) => now.has(route),
+    filledTo: (set, height) => follower?.filledTo(set, height) ?? Promise.resolve(),
+    keepsRecords: records !== undefined,
+    stop: async () => {
+      await follower?.stop();
+    },
+  };
+};
