@@ -19,17 +19,11 @@ import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, apiSettings, verifierOptions } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
 import { type ApiSettings, makeApp, type Probes, Settings } from "./http/app.ts";
+import { mountRoutes } from "./http/mount.ts";
 import { logLine } from "./log.ts";
 import { makeReadModel } from "./read-model/make.ts";
 import { ReadModel } from "./read-model/read-model.ts";
-import { accountRoutes } from "./routes/accounts.ts";
-import { chainRoutes } from "./routes/chain.ts";
-import { docsRoutes } from "./routes/docs.ts";
-import { etherscanRoutes } from "./routes/etherscan.ts";
-import { evmRoutes } from "./routes/evm.ts";
 import { ROUTE_SPECS } from "./routes/specs.ts";
-import { statSearchRoutes } from "./routes/stat-search.ts";
-import { verifyRoutes } from "./routes/verify.ts";
 import { attachRpc } from "./rpc/attach.ts";
 import { rpcSettings } from "./rpc/config.ts";
 import { attachStream } from "./stream/attach.ts";
@@ -123,22 +117,7 @@ export const buildApi = (
       },
     ],
   ]);
-  const app = makeApp(
-    runtime,
-    settings,
-    ROUTE_SPECS,
-    (router, run) => {
-      docsRoutes(router, ROUTE_SPECS);
-      // Before the routes with path parameters (/contracts/:address).
-      verifyRoutes(router, run);
-      etherscanRoutes(router, run);
-      chainRoutes(router, run);
-      accountRoutes(router, run);
-      statSearchRoutes(router, run);
-      evmRoutes(router, run);
-    },
-    probes,
-  );
+  const app = makeApp(runtime, settings, ROUTE_SPECS, mountRoutes, probes);
   return { app, runtime, ready, records: reads.keepsRecords ? reads : undefined };
 };
 

@@ -6,6 +6,7 @@ import { ReadModel } from "../read-model/read-model.ts";
 import { makeAdmission } from "./admission.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { frontDoor } from "./front-door.ts";
+import { getRoutes } from "./get-routes.ts";
 import { type Probes, routedPath } from "./routed.ts";
 import { runHandler } from "./run-handler.ts";
 import type { ApiSettings, Handler, Runtime } from "./settings.ts";
@@ -42,7 +43,7 @@ export const makeApp = (
     admission,
     db,
     reads,
-    router,
+    routeOf: getRoutes(router, "/api/1.0"),
     probes: new Set(probes.keys()),
     routed: routedPath(router, routes, probes),
   });

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Router from "@koa/router";
+
+type Layer = Router["stack"][number];
+
 import type { DbShape } from "../db.ts";
 import { logLine as log } from "../log.ts";
 import type { ImmediateAnswer, ReadModelShape } from "../read-model/read-model.ts";
@@ -15,8 +18,8 @@ export interface FrontDoorParts {
   readonly admission: (authorization: string, ip: string) => Admission;
   readonly db: DbShape;
   readonly reads: ReadModelShape;
-  /** The one router: a point lookup is matched by it (its route's path names the answer). */
-  readonly router: Router;
+  /** The one router's route for a GET of a path (http/get-routes.ts): its path names the answer. */
+  readonly routeOf: (path: string) => Layer | undefined;
   /** Paths answered before admission (a balancer's probes): passed on to `routed` as they are. */
   readonly probes: ReadonlySet<string>;
   /** The routed path (http/routed.ts): resolves to the route that answered, if one did. */
@@ -77,7 +80,7 @@ export const frontDoor = (p: FrontDoorParts) => {
       return { answer: hit.json && kept(hit.route, hit.json, () => hit.gz), key: k.key };
     }
     if (url.includes("?")) return {};
-    const route = p.router.match(url, "GET").pathAndMethod.find((l) => l.methods.length > 0);
+    const route = p.routeOf(url);
     if (typeof route?.path !== "string" || !p.reads.answersNow(route.path)) return {};
     try {
       return { answer: p.reads.now(route.path, route.params(url, route.captures(url)), st) };
