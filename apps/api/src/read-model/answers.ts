@@ -21,9 +21,10 @@ const MAX_ANSWERS = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Answers as a pure function of (table set, projected height, URL): kept, serialised, up to 64 MB
- * (the `lru-cache` package: as fast as the hand-written one it replaced on a get of one key again
- * and again, faster on keys at random; tests/bench/lru-compare.ts). Hot answers are keyed by the
+ * Answers as a pure function of (table set, projected height, URL): kept, serialised, up to 64 MB,
+ * in the `lru-cache` package (measured against the hand-written LRU it replaced, 20,000 entries,
+ * one run: the same key read again and again 10 against 14 M reads/s, keys at random 4.4 against
+ * 1.6, new keys set 1.7 against 1.1; a hot answer costs ~30 µs). Hot answers are keyed by the
  * projected height (a new height makes new keys), immutable ones (a projected block, a tx) by the
  * table set alone. A verification changes answers (decoded calls and logs) without a new height,
  * and a validator's new description the blocks it proposed: both are in the key.

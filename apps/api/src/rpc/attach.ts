@@ -10,9 +10,9 @@ import {
 } from "@explorer/rpc-proxy";
 import { log } from "@explorer/service/log";
 import { Effect } from "effect";
+import { LRUCache } from "lru-cache";
 import { Db } from "../db.ts";
 import type { Runtime } from "../http/app.ts";
-import { Lru } from "../http/lru.ts";
 import { RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
 import { httpHandler } from "./http-handler.ts";
@@ -50,6 +50,16 @@ const pathOf = (url: string | undefined) => {
   return q < 0 ? u : u.slice(0, q);
 };
 
+/** The nodes' answers kept: up to 200,000 of them and `bytes` of their text, least recently used first. */
+const nodeAnswers = (bytes: number) => {
+  const lru = new LRUCache<string, string>({ max: 200_000, maxSize: Math.max(1, bytes) });
+  return {
+    get: (key: string) => lru.get(key),
+    set: (key: string, value: string, weight: number) =>
+      void lru.set(key, value, { size: Math.max(1, weight) }),
+  };
+};
+
 /**
  * Puts the JSON-RPC proxy on the API's HTTP server: POST {rpc_http_url} and WebSocket upgrades
  * at the same path ({rpc_ws_url}). Other requests and upgrades (REST, the Socket.IO stream) pass
@@ -63,7 +73,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     policy: new Policy(settings.policy),
     pool,
     ...(runtime ? { index: new LogsIndex(indexStore(runtime), settings.logs) } : {}),
-    cache: new Lru<string, string>(200_000, settings.cacheBytes),
+    cache: nodeAnswers(settings.cacheBytes),
     batchLimit: settings.batchLimit,
     coalesce: settings.coalesce,
     ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),
