@@ -90,7 +90,7 @@ export const frontDoor = (p: FrontDoorParts) => {
     }
   };
 
-  /** Writes the read model's answer, if it holds one for this GET; false: the routed path's. */
+  /** Writes the read model's answer, if it holds one for this GET: its route; else undefined. */
   const fromReadModel = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -116,7 +116,8 @@ export const frontDoor = (p: FrontDoorParts) => {
   return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const t0 = performance.now();
     const url = req.url ?? "/";
-    const path = url.split("?", 1)[0]!;
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
     if ((req.method === "GET" || req.method === "HEAD") && p.probes.has(path))
       return p.routed(req, res).then(() => undefined);
     const id = requestIdOf(req.headers["x-request-id"] as string | undefined); // Node joins repeated ones
