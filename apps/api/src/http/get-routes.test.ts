@@ -12,7 +12,7 @@ mountRoutes(router, run);
 describe("getRoutes", () => {
   it("takes the route the router itself takes for any GET", () => {
     const routeOf = getRoutes(router, "/api/1.0");
-    const samples = ["x", "123", "latest", "0x" + "ab".repeat(20), "AB".repeat(32), "verify"];
+    const samples = ["x", "123", "latest", `0x${"ab".repeat(20)}`, "AB".repeat(32), "verify"];
     const paths = ROUTE_SPECS.flatMap((r) =>
       samples.flatMap((v) => {
         const p = `/api/1.0${r.path.replace(/:[A-Za-z]+/g, v)}`;
