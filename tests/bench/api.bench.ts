@@ -218,14 +218,7 @@ export const run = async (): Promise<Figure[]> => {
   for (const [name, paths, kind, acceptEncoding] of endpoints) {
     if (only && !only.some((o) => name.includes(o))) continue;
     // ROUNDS runs of the endpoint, each just after one of the bare endpoint: medians of the runs.
-    const runs: {
-      rps: number;
-      p50: number;
-      p99: number;
-      errors: number;
-      bare: number;
-      cpuUs: number;
-    }[] = [];
+    const runs: { rps: number; p50: number; p99: number; errors: number; bare: number }[] = [];
     let cached = 0;
     let requests = 0;
     let from = 0;
@@ -235,7 +228,6 @@ export const run = async (): Promise<Figure[]> => {
       bareP50.push(b.p50);
       bareP99.push(b.p99);
       const hits = app.answerCache.hits;
-      const cpu0 = process.cpuUsage();
       // each run goes on in the list where the one before it ended (wrk goes round it in order;
       // the requests still out when it stopped, one per client, were answered and kept meanwhile)
       const order = [...paths.slice(from), ...paths.slice(0, from)];
@@ -245,13 +237,10 @@ export const run = async (): Promise<Figure[]> => {
         acceptEncoding,
       });
       await settle();
-      // this process's CPU time per request (the API's, the load's clients are another process):
-      // on a busy machine it moves far less than the rates do
-      const cpu = process.cpuUsage(cpu0);
       cached += app.answerCache.hits - hits;
       requests += r.requests;
       from = (from + r.requests + CONCURRENCY) % paths.length;
-      runs.push({ ...r, bare: b.rps, cpuUs: (cpu.user + cpu.system) / Math.max(1, r.requests) });
+      runs.push({ ...r, bare: b.rps });
     }
     const mid = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f));
     const ratio = mid((r) => r.rps / r.bare);
@@ -270,7 +259,7 @@ export const run = async (): Promise<Figure[]> => {
       metric: name,
       value: mid((r) => r.rps),
       unit: "req/s",
-      note: `${runs.length > 1 ? `median of ${runs.length} runs: ` : ""}p50 ${mid((r) => r.p50).toFixed(1)} ms, p99 ${mid((r) => r.p99).toFixed(1)} ms, API CPU ${mid((r) => r.cpuUs).toFixed(0)} µs/request, ${runs.reduce((n, r) => n + r.errors, 0)} errors, ${Math.round((100 * cached) / Math.max(1, requests))}% from the answer cache${goal}${spread}`,
+      note: `${runs.length > 1 ? `median of ${runs.length} runs: ` : ""}p50 ${mid((r) => r.p50).toFixed(1)} ms, p99 ${mid((r) => r.p99).toFixed(1)} ms, ${runs.reduce((n, r) => n + r.errors, 0)} errors, ${Math.round((100 * cached) / Math.max(1, requests))}% from the answer cache${goal}${spread}`,
     });
   }
   await new Promise((r) => server.close(r));
