@@ -28,11 +28,11 @@ export interface FrontDoorParts {
 
 const answered = Promise.resolve();
 
-/** Writes a whole answer: JSON `body` (a Buffer, or a value serialised) with `headers`. */
+/** Writes a whole answer: JSON `body` (a Buffer, or a value serialised) with `headers` (taken). */
 const send = (
   res: ServerResponse,
   status: number,
-  headers: Record<string, string>,
+  headers: Record<string, string | number>,
   body?: unknown,
 ) => {
   const bytes =
@@ -41,11 +41,11 @@ const send = (
       : Buffer.isBuffer(body)
         ? body
         : Buffer.from(JSON.stringify(body));
-  res.writeHead(status, {
-    ...headers,
-    ...(bytes && !headers["content-type"] && { "content-type": JSON_TYPE }),
-    ...(bytes && { "content-length": bytes.length }),
-  });
+  if (bytes) {
+    headers["content-type"] ??= JSON_TYPE;
+    headers["content-length"] = bytes.length;
+  }
+  res.writeHead(status, headers);
   res.end(bytes);
 };
 
@@ -94,7 +94,7 @@ export const frontDoor = (p: FrontDoorParts) => {
   const fromReadModel = (
     req: IncomingMessage,
     res: ServerResponse,
-    headers: object,
+    headers: Record<string, string | number>,
   ): string | undefined => {
     const h = req.headers;
     if (req.method !== "GET" || h["content-length"] || h["transfer-encoding"]) return undefined;
@@ -107,7 +107,7 @@ export const frontDoor = (p: FrontDoorParts) => {
     send(
       res,
       200,
-      { ...headers, ...jsonHeaders(answer.length, gz !== undefined) },
+      Object.assign(headers, jsonHeaders(answer.length, gz !== undefined)),
       gz ?? answer.json(),
     );
     return answer.route;
@@ -129,10 +129,11 @@ export const frontDoor = (p: FrontDoorParts) => {
       count();
     };
     try {
-      const headers = everyAnswer(id);
+      const headers: Record<string, string | number> = everyAnswer(id);
       if (Number(req.headers["content-length"] || 0) > maxBody) {
         // No byte of a body beyond the limit is read: the rest of it never is.
-        send(res, 413, { ...headers, connection: "close" }, errorBody(tooLarge(maxBody).message));
+        headers.connection = "close"; // the rest of the body is never read
+        send(res, 413, headers, errorBody(tooLarge(maxBody).message));
         count();
         return answered;
       }
@@ -142,7 +143,7 @@ export const frontDoor = (p: FrontDoorParts) => {
         return answered;
       }
       const a = p.admission(String(req.headers.authorization ?? ""), clientIp(req, hops));
-      const admitted = { ...headers, ...a.headers };
+      const admitted = Object.assign(headers, a.headers);
       if (a.refused) {
         send(res, a.refused.status, admitted, errorBody(a.refused.error));
         count();
