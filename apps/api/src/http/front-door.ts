@@ -131,8 +131,8 @@ export const frontDoor = (p: FrontDoorParts) => {
     try {
       const headers: Record<string, string | number> = everyAnswer(id);
       if (Number(req.headers["content-length"] || 0) > maxBody) {
-        // No byte of a body beyond the limit is read: the rest of it never is.
-        headers.connection = "close"; // the rest of the body is never read
+        // No byte of a body beyond the limit is read: the connection closes after the answer.
+        headers.connection = "close";
         send(res, 413, headers, errorBody(tooLarge(maxBody).message));
         count();
         return answered;
