@@ -4,6 +4,7 @@ import type Router from "@koa/router";
 type Layer = Router["stack"][number];
 
 import type { DbShape } from "../db.ts";
+import { etherscanDoor } from "../endpoints/etherscan/door.ts";
 import { logLine as log } from "../log.ts";
 import type { ImmediateAnswer, ReadModelShape } from "../read-model/read-model.ts";
 import { type Admission, everyAnswer, requestIdOf } from "./admission.ts";
@@ -142,10 +143,14 @@ export const frontDoor = (p: FrontDoorParts) => {
         count();
         return answered;
       }
-      const a = p.admission(String(req.headers.authorization ?? ""), clientIp(req, hops));
+      const authorization = String(req.headers.authorization ?? "");
+      const es = etherscanDoor(path, url, authorization);
+      if (es) req.url = es.url;
+      const a = p.admission(es?.authorization ?? authorization, clientIp(req, hops));
       const admitted = Object.assign(headers, a.headers);
       if (a.refused) {
-        send(res, a.refused.status, admitted, errorBody(a.refused.error));
+        if (es) send(res, 200, admitted, es.refusal(a.refused));
+        else send(res, a.refused.status, admitted, errorBody(a.refused.error));
         count();
         return answered;
       }

@@ -1,4 +1,4 @@
 import { mount } from "../endpoints/endpoint.ts";
-import { etherscanGet, etherscanPost } from "../endpoints/etherscan.ts";
+import { ETHERSCAN_ENDPOINTS } from "../endpoints/etherscan/index.ts";
 
-export const etherscanRoutes = mount([etherscanGet, etherscanPost]);
+export const etherscanRoutes = mount(ETHERSCAN_ENDPOINTS);

@@ -1,3 +1,4 @@
+import { ETHERSCAN_ENDPOINTS } from "../endpoints/etherscan/index.ts";
 import { eventLogs } from "../endpoints/event-logs.ts";
 import { search } from "../endpoints/search.ts";
 import { stat } from "../endpoints/stat.ts";
@@ -16,6 +17,7 @@ export const ENDPOINTS = [
   search,
   ...EVM_ENDPOINTS,
   ...VERIFY_ENDPOINTS,
+  ...ETHERSCAN_ENDPOINTS,
 ];
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */

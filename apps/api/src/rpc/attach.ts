@@ -12,6 +12,7 @@ import { log } from "@explorer/service/log";
 import { Effect } from "effect";
 import { LRUCache } from "lru-cache";
 import { Db } from "../db.ts";
+import { useRpcProxy } from "../endpoints/etherscan/node.ts";
 import type { Runtime } from "../http/app.ts";
 import { RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
@@ -78,6 +79,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     coalesce: settings.coalesce,
     ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),
   });
+  useRpcProxy(proxy); // the Etherscan-style API's node calls
   const hub = new SubscriptionHub(pool, settings.pool.timeoutMs);
   const access = new RpcAccess(settings);
   const onHttp = httpHandler(proxy, access, settings);
@@ -111,6 +113,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     pool,
     hub,
     close: async () => {
+      useRpcProxy(undefined);
       server.off("upgrade", onUpgrade);
       server.off("request", onRequest);
       for (const l of others) server.on("request", l);

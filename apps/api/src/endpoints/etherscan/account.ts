@@ -1,0 +1,119 @@
+import { Effect } from "effect";
+import type { ActionRequest, Actions } from "./action.ts";
+import { account, address, addresses, readArgs, text, uint } from "./args.ts";
+import { NotOk, none, ok } from "./envelope.ts";
+import { txlistRecords } from "./evm-txs.ts";
+import { rpc, rpcBatch } from "./node.ts";
+import { paging } from "./paging.ts";
+import { tokenTransferActions } from "./token-transfers.ts";
+
+/** A block tag as the node takes it: latest, earliest, pending, or a height. */
+const blockTag = (tag: string | undefined) =>
+  Effect.gen(function* () {
+    const t = (tag ?? "latest").toLowerCase();
+    if (t === "latest" || t === "earliest" || t === "pending") return t;
+    return `0x${(yield* uint(t, "tag")).toString(16)}`;
+  });
+
+const balanceOf = (a: string, tag: string) =>
+  Effect.map(rpc("eth_getBalance", [a, tag]), (v) => BigInt(String(v)).toString());
+
+/** balance: the account's native balance (wei) at `tag` (latest by default), from the node. */
+const balance = ({ form, prefix }: ActionRequest) =>
+  Effect.gen(function* () {
+    const f = yield* readArgs({ address: text, tag: text }, form);
+    return ok(yield* balanceOf(yield* address(f.address, prefix), yield* blockTag(f.tag)));
+  });
+
+/** balancemulti: up to 20 accounts' balances in one answer. */
+const balancemulti = ({ form, prefix }: ActionRequest) =>
+  Effect.gen(function* () {
+    const f = yield* readArgs({ address: text, tag: text }, form);
+    const list = yield* addresses(f.address, prefix);
+    const tag = yield* blockTag(f.tag);
+    const answers = yield* rpcBatch(
+      list.map((a) => ({ method: "eth_getBalance", params: [a, tag] })),
+    );
+    const out = [];
+    for (const [i, a] of list.entries()) {
+      const r = answers[i]!;
+      if (r.error) return yield* new NotOk({ message: r.error.message });
+      out.push({ account: a, balance: BigInt(String(r.result)).toString() });
+    }
+    return ok(out);
+  });
+
+/** balancehistory: the balance at `blockno`. */
+const balancehistory = ({ form, prefix }: ActionRequest) =>
+  Effect.gen(function* () {
+    const f = yield* readArgs({ address: text, blockno: text }, form);
+    const a = yield* address(f.address, prefix);
+    const h = yield* uint(f.blockno, "blockno");
+    return ok(yield* balanceOf(a, `0x${h.toString(16)}`));
+  });
+
+/**
+ * The EVM transactions an account sent, received or created a contract in (the index's
+ * `a:` entries, narrowed to those whose EVM message names the account or which created it).
+ */
+const TXLIST_SQL = (desc: boolean, take: number, skip: number) => `
+  SELECT height, toUnixTimestamp(time) AS t, arrayJoin(evm_hashes) AS hash FROM {db}.txs FINAL
+  WHERE (height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key = {k:String} AND height BETWEEN {lo:UInt64} AND {hi:UInt64})
+    AND height BETWEEN {lo:UInt64} AND {hi:UInt64} AND is_evm = 1
+    AND (positionCaseInsensitive(record, {from:String}) > 0 OR positionCaseInsensitive(record, {to:String}) > 0
+      OR hasAny(evm_hashes, (SELECT groupArray(tx_hash) FROM {db}.contracts FINAL WHERE address = {a:String})))
+  ORDER BY height ${desc ? "DESC" : "ASC"}, idx ${desc ? "DESC" : "ASC"} LIMIT ${take} OFFSET ${skip}`;
+
+/** txlist: the account's EVM transactions, Etherscan's fields read from the node. */
+const txlist = ({ form, db, prefix }: ActionRequest) =>
+  Effect.gen(function* () {
+    const f = yield* readArgs({ address: text }, form);
+    const a = yield* address(f.address, prefix);
+    const st = yield* db.state;
+    const p = yield* paging(form, st.height);
+    const rows = yield* db.query<{ t: string; hash: string }>(TXLIST_SQL(p.desc, p.take, p.skip), {
+      k: `a:${a}`,
+      lo: p.startblock,
+      hi: p.endblock,
+      from: `"from":"${a}"`,
+      to: `"to":"${a}"`,
+      a,
+    });
+    const records = (yield* txlistRecords(
+      rows.map((r) => ({ hash: r.hash, time: Number(r.t) })),
+      st.height,
+    )).filter((r) => r.from === a || r.to === a || r.contractAddress === a);
+    return records.length ? ok(records) : none();
+  });
+
+/** getminedblocks: the blocks whose proposer is the validator the account operates. */
+const getminedblocks = ({ form, db, prefix }: ActionRequest) =>
+  Effect.gen(function* () {
+    const f = yield* readArgs({ address: text, blocktype: text }, form);
+    const a = yield* account(f.address, prefix);
+    if ((f.blocktype ?? "blocks") !== "blocks")
+      return yield* new NotOk({
+        message: "Error! blocktype: only blocks (no uncles on this chain)",
+      });
+    const st = yield* db.state;
+    const p = yield* paging(form, st.height);
+    const rows = yield* db.query<{ h: string; t: string }>(
+      `SELECT height AS h, toUnixTimestamp(time) AS t FROM {db}.blocks FINAL
+        WHERE proposer_cons IN (SELECT cons_address FROM {db}.validators FINAL WHERE account = {acc:String})
+          AND height BETWEEN {lo:UInt64} AND {hi:UInt64}
+        ORDER BY height ${p.desc ? "DESC" : "ASC"} LIMIT ${p.take} OFFSET ${p.skip}`,
+      { acc: a.bech32, lo: p.startblock, hi: p.endblock },
+    );
+    return rows.length
+      ? ok(rows.map((r) => ({ blockNumber: r.h, timeStamp: r.t, blockReward: "0" })))
+      : none("No transactions found");
+  });
+
+export const ACCOUNT: Actions = {
+  balance,
+  balancemulti,
+  balancehistory,
+  txlist,
+  getminedblocks,
+  ...tokenTransferActions,
+};

@@ -1,0 +1,48 @@
+import type { RpcProxy } from "@explorer/rpc-proxy";
+import { Effect } from "effect";
+import { NotOk } from "./envelope.ts";
+
+/**
+ * The JSON-RPC proxy the API's server carries (rpc/attach.ts sets it once attached): the node
+ * calls of the Etherscan-style API go through it, with its availability policy, cache and index.
+ */
+let proxy: RpcProxy | undefined;
+
+export const useRpcProxy = (p: RpcProxy | undefined) => {
+  proxy = p;
+};
+
+/** One JSON-RPC call's answer: its result, or its error. */
+export type RpcAnswer = { result?: unknown; error?: { code: number; message: string } };
+
+/** Calls in one batch through the proxy (as an anonymous client): the answers in call order. */
+export const rpcBatch = (calls: readonly { method: string; params: readonly unknown[] }[]) =>
+  Effect.gen(function* () {
+    const p = proxy;
+    if (!p)
+      return yield* new NotOk({
+        message: "this API instance has no JSON-RPC proxy (set RPC_UPSTREAMS) to ask the node",
+      });
+    if (calls.length === 0) return [] as RpcAnswer[];
+    const text = JSON.stringify(
+      calls.map((c, id) => ({ jsonrpc: "2.0", id, method: c.method, params: c.params })),
+    );
+    const answer = yield* Effect.promise(() =>
+      p.handle(text, { privileged: false, transport: "http" }),
+    );
+    const parsed = JSON.parse(answer.body) as (RpcAnswer & { id: number })[] | RpcAnswer;
+    if (!Array.isArray(parsed))
+      return yield* new NotOk({ message: parsed.error?.message ?? "the node did not answer" });
+    const byId = new Map(parsed.map((a) => [a.id, a]));
+    return calls.map(
+      (_, i): RpcAnswer => byId.get(i) ?? { error: { code: -32603, message: "no answer" } },
+    );
+  });
+
+/** One call's result, or NOTOK with the node's (or the policy's) error. */
+export const rpc = (method: string, params: readonly unknown[]) =>
+  Effect.gen(function* () {
+    const [a] = yield* rpcBatch([{ method, params }]);
+    if (a?.error) return yield* new NotOk({ message: a.error.message });
+    return a?.result;
+  });
