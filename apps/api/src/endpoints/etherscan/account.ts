@@ -12,6 +12,7 @@ const blockTag = (tag: string | undefined) =>
   Effect.gen(function* () {
     const t = (tag ?? "latest").toLowerCase();
     if (t === "latest" || t === "earliest" || t === "pending") return t;
+    if (/^0x[0-9a-f]{1,15}$/.test(t)) return t;
     return `0x${(yield* uint(t, "tag")).toString(16)}`;
   });
 

@@ -14,7 +14,7 @@ const getblocknobytime = ({ form, db }: ActionRequest) =>
       return yield* new NotOk({ message: "Error! closest must be before or after" });
     const [row] = yield* db.query<{ h: string }>(
       closest === "before"
-        ? "SELECT max(height) AS h FROM {db}.blocks WHERE time <= toDateTime64({t:UInt64}, 3, 'UTC') + 0.999 AND height <= {projected} HAVING count() > 0"
+        ? "SELECT max(height) AS h FROM {db}.blocks WHERE time < toDateTime64({t:UInt64} + 1, 3, 'UTC') AND height <= {projected} HAVING count() > 0"
         : "SELECT min(height) AS h FROM {db}.blocks WHERE time >= toDateTime64({t:UInt64}, 3, 'UTC') AND height <= {projected} HAVING count() > 0",
       { t },
     );

@@ -87,7 +87,6 @@ const ETHERSCAN_PARAMS = {
   chainid: query("string", "the EVM chain id this API serves (required on /v2/api)"),
   module: query("string", "account, contract, logs, transaction, block, stats, token or proxy"),
   action: query("string", "the module's action (docs/etherscan.md lists them)"),
-  address: query("string", "an account, 0x or bech32 (account, contract actions)"),
   guid: query("string", "the submission (checkverifystatus)"),
   apikey: query("string", "an API key, when the operator configured keys"),
 };
