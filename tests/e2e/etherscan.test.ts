@@ -1,3 +1,4 @@
+import { toBech32 } from "@cosmjs/encoding";
 import { EtherscanProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -128,6 +129,15 @@ describe("Etherscan-style API", () => {
       });
       expect(hist).toEqual({ status: "1", message: "OK", result: BigInt(at).toString() });
     }
+    const a0 = list[0]!;
+    const bech32 = toBech32("cosmos", Buffer.from(a0.slice(2), "hex"));
+    const byBech32 = await es({
+      module: "account",
+      action: "balance",
+      address: bech32,
+      tag: hex(TO),
+    });
+    expect(byBech32.result).toBe(BigInt(await node("eth_getBalance", [a0, hex(TO)])).toString());
     const multi = await es({
       module: "account",
       action: "balancemulti",
