@@ -17,7 +17,9 @@ const ROUTES = new Set([...ALIASES.values(), "/api/1.0/verify-contract"]);
 export const etherscanDoor = (path: string, url: string, authorization: string) => {
   const routed = ALIASES.get(path) ?? path;
   if (!ROUTES.has(routed)) return undefined;
-  const key = authorization ? "" : new URLSearchParams(url.slice(path.length + 1)).get("apikey");
+  const given = authorization ? "" : new URLSearchParams(url.slice(path.length + 1)).get("apikey");
+  // One longer than a parameter may be is no key: the route refuses it, naming `apikey`.
+  const key = given && given.length <= 200 ? given : "";
   return {
     url: routed + url.slice(path.length),
     authorization: key ? `Bearer ${key}` : authorization,

@@ -1,4 +1,5 @@
 import { Effect } from "effect";
+import { txByHash } from "../../records/point-reads.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { readArgs, text, txHash } from "./args.ts";
 import { ok } from "./envelope.ts";
@@ -9,21 +10,26 @@ type Receipt = { status?: string } | null;
 const receiptOf = (form: ActionRequest["form"]) =>
   Effect.gen(function* () {
     const f = yield* readArgs({ txhash: text }, form);
-    return (yield* rpc("eth_getTransactionReceipt", [yield* txHash(f.txhash)])) as Receipt;
+    const hash = yield* txHash(f.txhash);
+    return { hash, receipt: (yield* rpc("eth_getTransactionReceipt", [hash])) as Receipt };
   });
 
-/** getstatus: isError "1" with the node's reason for a failed execution, else "0" and "". */
-const getstatus = ({ form }: ActionRequest) =>
+/**
+ * getstatus: isError "1" for a failed execution, with the reason the index recorded for it (the
+ * record's `info`: "execution reverted", the revert reason), else "0" and "".
+ */
+const getstatus = ({ form, db }: ActionRequest) =>
   Effect.gen(function* () {
-    const r = yield* receiptOf(form);
-    if (r?.status !== "0x0") return ok({ isError: "0", errDescription: "" });
-    return ok({ isError: "1", errDescription: "execution reverted" });
+    const { hash, receipt } = yield* receiptOf(form);
+    if (receipt?.status !== "0x0") return ok({ isError: "0", errDescription: "" });
+    const tx = (yield* txByHash(db, { kind: "evm", hash })) as { info?: string } | undefined;
+    return ok({ isError: "1", errDescription: tx?.info || "execution reverted" });
   });
 
 /** gettxreceiptstatus: the receipt's status, "1" or "0" ("" for a tx with no receipt). */
 const gettxreceiptstatus = ({ form }: ActionRequest) =>
   Effect.gen(function* () {
-    const r = yield* receiptOf(form);
+    const { receipt: r } = yield* receiptOf(form);
     return ok({ status: r?.status === undefined ? "" : String(Number(BigInt(r.status))) });
   });
 
