@@ -8,6 +8,7 @@ import { indexedContract, submit, verifiedRow } from "../../verification/submit.
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
 import { NotOk, none, notOk, ok } from "./envelope.ts";
+import { implementationOf } from "./proxy-shape.ts";
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -29,7 +30,15 @@ const getSourceCode = ({ form, prefix }: ActionRequest) =>
   Effect.gen(function* () {
     const a = yield* address(param(form, "address"), prefix);
     const row = yield* verifiedRow(a);
-    return row ? ok([sourceCodeResult(row)]) : notOk(NOT_VERIFIED);
+    if (!row) return notOk(NOT_VERIFIED);
+    const implementation = yield* implementationOf(a);
+    return ok([
+      {
+        ...sourceCodeResult(row),
+        Proxy: implementation ? "1" : "0",
+        Implementation: implementation,
+      },
+    ]);
   });
 
 /**
