@@ -165,6 +165,14 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
     servers: [{ url: serverUrl }],
     // Anonymous (a per-address rate limit) or with an API key (its own limit).
     security: [{}, { bearer: [] }, { basic: [] }],
+    // The Etherscan-compatible API, a page of its own in the document's viewers.
+    tags: [
+      {
+        name: "etherscan",
+        description:
+          "Etherscan-compatible ?module=…&action=… (also at /api and /v2/api): modules account, contract, logs, transaction, block, stats, token, proxy; every action in docs/etherscan.md",
+      },
+    ],
     paths,
     components: {
       schemas: {
