@@ -124,11 +124,7 @@ const pair = (path: string, chainRequired: boolean, example: Record<string, stri
   ),
 ];
 
-const SAMPLE = {
-  module: "account",
-  action: "balance",
-  address: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787",
-};
+const SAMPLE = { module: "proxy", action: "eth_blockNumber" };
 
 /**
  * /api/1.0/etherscan (the front door's /api: chainid optional), /api/1.0/etherscan/v2 (its
