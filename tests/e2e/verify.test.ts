@@ -464,11 +464,13 @@ describe("what a verification shows", () => {
 
   it("getabi and getsourcecode in Etherscan's envelope; the API key and chain are checked", async () => {
     const q = { chainid: "262144", module: "contract", address: c.TestToken, apikey: KEY };
+    // The compiler's own ABI of the contract (compiled here, as the scenario deployed it). First:
+    // the compile blocks this process for seconds, past the server's keep-alive, and a request
+    // sent right after it could reuse a socket the server has closed (ECONNRESET).
+    const compiled = compileFile("TestToken.sol").find((a) => a.name === "TestToken")!.abi;
     const abi = await etherscan({ ...q, action: "getabi" });
     expect(abi.status).toBe("1");
     expect(abi.message).toBe("OK");
-    // The compiler's own ABI of the contract (compiled here, as the scenario deployed it).
-    const compiled = compileFile("TestToken.sol").find((a) => a.name === "TestToken")!.abi;
     expect(JSON.parse(abi.result)).toEqual(compiled);
     expect(JSON.parse((await get(`/contracts/${c.TestToken}`)).body.abi)).toEqual(compiled);
     const src = await etherscan({ ...q, action: "getsourcecode" });
