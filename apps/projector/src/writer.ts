@@ -32,6 +32,8 @@ export const TABLES = [
   "token_inventory",
   "nft_metadata",
   "verified_contracts",
+  "internal_txs",
+  "internal_tx_lookup",
 ] as const;
 
 export interface Progress {
