@@ -219,6 +219,19 @@ ENGINE = ReplacingMergeTree(height)
 ORDER BY (contract, token_id)
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.token_meta
+(
+    `contract` String COMMENT 'lowercase 0x',
+    `height` UInt64,
+    `token_type` String COMMENT 'CFC-20, CFC-721, ERC-1155 or empty',
+    `name` String,
+    `symbol` String,
+    `decimals` Nullable(UInt8)
+)
+ENGINE = ReplacingMergeTree(height)
+ORDER BY contract
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.token_supply
 (
     `contract` String,

@@ -25,6 +25,7 @@ export const TABLES = [
   "event_logs",
   "log_lookup",
   "contracts",
+  "token_meta",
   "token_supply",
   "token_transfers",
   "transfer_lookup",

@@ -12,6 +12,7 @@ import {
   projectTokenTransfers,
 } from "./evm.ts";
 import { projectInternalTxs } from "./internal-txs.ts";
+import { projectTokenMeta } from "./token-meta.ts";
 import { projectTxs } from "./txs.ts";
 import { projectValidators } from "./validators.ts";
 import { projectVerification } from "./verification.ts";
@@ -32,6 +33,7 @@ export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows
     ...projectTokenTransfers(raw),
     ...projectTokenState(raw),
     ...projectInternalTxs(input),
+    ...projectTokenMeta(raw),
   };
 };
 
@@ -46,6 +48,7 @@ export * from "./context.ts";
 export * from "./dec-coins.ts";
 export * from "./evm.ts";
 export * from "./internal-txs.ts";
+export * from "./token-meta.ts";
 export * from "./txs.ts";
 export * from "./validators.ts";
 export * from "./verification.ts";
