@@ -1,9 +1,10 @@
+import { toBech32 } from "@cosmjs/encoding";
 import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
 import { TOKEN_ABI, TOPIC } from "@explorer/raw-block";
 import { Interface, JsonRpcProvider, type Log } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { apiReader, topicAddress, transfersOf } from "../lib/api-node.ts";
+import { apiReader, transfersOf } from "../lib/api-node.ts";
 import { mapLimit } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
@@ -66,6 +67,12 @@ const readTransfers = async () => {
   }
   expect(new Set([...tokens.values()].map((t) => t.standard)).size).toBe(3);
   return { tokens, holders: [...holders].sort() };
+};
+
+/** eth_call of `fn` at height `h`: its first result, or null when it reverts. */
+const callAt = async (to: string, fn: string, h: number): Promise<any> => {
+  const out = await provider.call({ to, data: abi.encodeFunctionData(fn, []), blockTag: h });
+  return abi.decodeFunctionResult(fn, out)[0];
 };
 
 /** What an address holds, as the node says: the API's records, ordered by contract. */
@@ -145,7 +152,6 @@ describe("/addresses/{address}/tokens", () => {
 
   it("takes the address in either form, filters by type, and refuses a bad one", async () => {
     const h = node.holders[0]!;
-    const { toBech32 } = await import("@cosmjs/encoding");
     const bech = toBech32("cosmos", Buffer.from(h.slice(2), "hex"));
     expect(await every(`/addresses/${bech}/tokens`)).toEqual(await every(`/addresses/${h}/tokens`));
     for (const type of ["CFC-20", "CFC-721", "ERC-1155"]) {
@@ -157,5 +163,30 @@ describe("/addresses/{address}/tokens", () => {
       expect(r.status, bad).toBe(400);
     }
     expect((await fetch(`${api}/addresses/${h}/tokens?tokenType=ERC-777`)).status).toBe(400);
+  });
+});
+
+describe("a token behind a proxy", () => {
+  it("shows the name, symbol and decimals it took after its creation, and after an upgrade", async () => {
+    const proxy = scenario.contracts.ProxyToken?.toLowerCase();
+    expect(proxy, "the scenario's ProxyToken").toBeTruthy();
+    const at = (label: string) => scenario.sent.find((x) => x.label === label)!.height;
+    const created = at("proxy token deploy EIP-1967 proxy (uninitialized)");
+    // created nameless, decimals 0: what the explorer used to show for good
+    expect(await callAt(proxy!, "name", created)).toBe("");
+    expect(Number(await callAt(proxy!, "decimals", created))).toBe(0);
+    const want = {
+      name: await call(proxy!, "name", []),
+      symbol: await call(proxy!, "symbol", []),
+      decimals: Number(await call(proxy!, "decimals", [])),
+    };
+    expect(want).toEqual({ name: "Proxied Token v2", symbol: "PRX", decimals: 6 });
+    const r = await fetch(`${api}/tokens/${proxy}`);
+    expect(r.status).toBe(200);
+    const token = (await r.json()) as Record<string, unknown>;
+    expect(token).toMatchObject({ ...want, tokenType: "CFC-20", contractAddress: proxy });
+    const holder = (await every(`/token-holders?contractAddress=${proxy}`))[0];
+    const held = await every(`/addresses/${holder.address}/tokens?tokenType=CFC-20`);
+    expect(held.find((d) => d.contractAddress === proxy)).toMatchObject(want);
   });
 });
