@@ -1,3 +1,4 @@
+import type { InternalTxRow as Stored } from "@explorer/projections";
 import { Effect } from "effect";
 import type { DbShape } from "../db.ts";
 import { envelope, type Page, type Sort } from "../http/list.ts";
@@ -9,23 +10,12 @@ import { list } from "./endpoint.ts";
 import { query } from "./param.ts";
 import { txKeys } from "./tx-keys.ts";
 
-export interface InternalTxRow {
+/** A row of `internal_txs` as the store gives it (its 64-bit numbers as text). */
+export type InternalTxRow = Omit<Stored, "block_number" | "gas" | "gas_used"> & {
   block_number: string | number;
-  tx_index: number;
-  trace_index: number;
-  tx_hash: string;
-  trace_address: number[];
-  type: string;
-  from_address: string;
-  to_address: string;
-  value: string;
   gas: string | number;
   gas_used: string | number;
-  input_size: number;
-  output_size: number;
-  error: string;
-  time: string;
-}
+};
 
 /** Which internal transactions: any of these, together (each optional). */
 export interface InternalTxFilter {
