@@ -127,6 +127,39 @@ ENGINE = ReplacingMergeTree
 ORDER BY (block_number, log_index)
 SETTINGS index_granularity_bytes = 262144, index_granularity = 8192;
 
+CREATE TABLE {db}.internal_tx_lookup
+(
+    `key` String,
+    `block_number` UInt64,
+    `tx_index` UInt32,
+    `trace_index` UInt32
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (key, block_number, tx_index, trace_index)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.internal_txs
+(
+    `block_number` UInt64,
+    `tx_index` UInt32 COMMENT 'the EVM transaction\'s index in the block',
+    `trace_index` UInt32 COMMENT 'the frame\'s place in its transaction, depth first (0: the root)',
+    `tx_hash` String COMMENT 'lowercase 0x EVM hash',
+    `trace_address` Array(UInt32) COMMENT 'the path from the root: [] the root, [0, 1] the 2nd call of the 1st',
+    `type` String COMMENT 'call, delegatecall, staticcall, callcode, create, create2, selfdestruct',
+    `from_address` String COMMENT 'lowercase 0x',
+    `to_address` String COMMENT 'lowercase 0x; the new contract of a create',
+    `value` UInt256,
+    `gas` UInt64,
+    `gas_used` UInt64,
+    `input_size` UInt32 COMMENT 'bytes',
+    `output_size` UInt32 COMMENT 'bytes',
+    `error` String COMMENT 'the frame\'s own failure, or empty',
+    `time` DateTime64(3, 'UTC')
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (block_number, tx_index, trace_index)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.log_lookup
 (
     `key` String,
@@ -184,6 +217,19 @@ CREATE TABLE {db}.token_inventory
 )
 ENGINE = ReplacingMergeTree(height)
 ORDER BY (contract, token_id)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.token_meta
+(
+    `contract` String COMMENT 'lowercase 0x',
+    `height` UInt64,
+    `token_type` String COMMENT 'CFC-20, CFC-721, ERC-1155 or empty',
+    `name` String,
+    `symbol` String,
+    `decimals` Nullable(UInt8)
+)
+ENGINE = ReplacingMergeTree(height)
+ORDER BY contract
 SETTINGS index_granularity = 8192;
 
 CREATE TABLE {db}.token_supply
@@ -351,6 +397,21 @@ AS SELECT
     proposer_cons,
     record
 FROM {db}.blocks;
+
+CREATE MATERIALIZED VIEW {db}.internal_tx_lookup_mv TO {db}.internal_tx_lookup
+(
+    `key` String,
+    `block_number` UInt64,
+    `tx_index` UInt32,
+    `trace_index` UInt32
+)
+AS SELECT
+    key,
+    block_number,
+    tx_index,
+    trace_index
+FROM {db}.internal_txs
+ARRAY JOIN arrayDistinct(arrayConcat([concat('x:', tx_hash), concat('a:', from_address)], if(to_address != '', [concat('a:', to_address)], []))) AS key;
 
 CREATE MATERIALIZED VIEW {db}.log_lookup_mv TO {db}.log_lookup
 (

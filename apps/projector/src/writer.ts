@@ -25,6 +25,7 @@ export const TABLES = [
   "event_logs",
   "log_lookup",
   "contracts",
+  "token_meta",
   "token_supply",
   "token_transfers",
   "transfer_lookup",
@@ -32,6 +33,8 @@ export const TABLES = [
   "token_inventory",
   "nft_metadata",
   "verified_contracts",
+  "internal_txs",
+  "internal_tx_lookup",
 ] as const;
 
 export interface Progress {

@@ -21,11 +21,14 @@ export interface BlockInput {
   readonly txs: readonly Pos[];
   /** Where each item of `comet.blockResults.txs_results` is. */
   readonly results: readonly Pos[];
+  /** Where each item of `evm.traces` (one call tree per EVM tx) is: [] when the node gave none. */
+  readonly traces: readonly Pos[];
 }
 
 /**
  * Parts not decoded, by path: "items" is a part whose items' positions are kept, "skip" one no
- * projection reads; an object, the parts inside that map.
+ * projection reads; an object, the parts inside that map. The traces are read in place
+ * (internal-txs.ts): their inputs and outputs are most of their bytes, and only counted.
  */
 interface Lazy {
   readonly [key: string]: Lazy | "items" | "skip";
@@ -33,7 +36,7 @@ interface Lazy {
 const LAZY: Lazy = {
   txs: "items",
   comet: { blockResults: { txs_results: "items" } },
-  evm: { traces: "skip" },
+  evm: { traces: "items" },
 };
 
 /**
@@ -87,6 +90,7 @@ export const openBlock = (packed: Packed): BlockInput => {
     packed,
     txs: found.get("txs") ?? [],
     results: found.get("comet.blockResults.txs_results") ?? [],
+    traces: found.get("evm.traces") ?? [],
   };
 };
 

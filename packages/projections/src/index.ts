@@ -11,6 +11,8 @@ import {
   projectTokenState,
   projectTokenTransfers,
 } from "./evm.ts";
+import { projectInternalTxs } from "./internal-txs.ts";
+import { projectTokenMeta } from "./token-meta.ts";
 import { projectTxs } from "./txs.ts";
 import { projectValidators } from "./validators.ts";
 import { projectVerification } from "./verification.ts";
@@ -30,6 +32,8 @@ export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows
     ...projectContracts(raw),
     ...projectTokenTransfers(raw),
     ...projectTokenState(raw),
+    ...projectInternalTxs(input),
+    ...projectTokenMeta(raw),
   };
 };
 
@@ -43,6 +47,8 @@ export * from "./blocks.ts";
 export * from "./context.ts";
 export * from "./dec-coins.ts";
 export * from "./evm.ts";
+export * from "./internal-txs.ts";
+export * from "./token-meta.ts";
 export * from "./txs.ts";
 export * from "./validators.ts";
 export * from "./verification.ts";

@@ -17,6 +17,11 @@ export const TOPIC = {
   transferBatch: "0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb",
   metadataUpdate: "0xf8e1a15aba9398e019f0b49df1a4fde98ee17ae345cb5f6b5e2c27f5033e8ce7",
   batchMetadataUpdate: "0x6bd5c950a8d8df17f772f5af37cb3655737899cbf903264b9795592da439661c",
+  /** EIP-1967 `Upgraded(address)`: a proxy's implementation changed. */
+  upgraded: "0xbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b",
+  /** OpenZeppelin `Initialized(uint8)` (v4) and `Initialized(uint64)` (v5). */
+  initialized8: "0x7f26b83ff96e1f2b6a682f133852f6798a09c465da95921460cefb3847402498",
+  initialized64: "0xc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d2",
 } as const;
 
 /** The token calls the ingester reads state with (human-readable ABI: ERC-20, -721, -1155, -165). */
@@ -65,6 +70,11 @@ export interface TokenTouch {
   readonly nftIds: Set<string>;
   /** Small integers passed to the contract: possible token ids whose tokenURI may have changed. */
   readonly candidateIds: Set<string>;
+  /**
+   * Its name, symbol or decimals may have changed at H: it emitted a token event, an EIP-1967
+   * `Upgraded` or an `Initialized` (a token behind a proxy is named by a later initialization).
+   */
+  renamed: boolean;
 }
 
 /** Event types after which the validator set is read again. */
@@ -165,6 +175,7 @@ export const touched = (b: Block, prefix: string): Touched => {
         multi: new Set(),
         nftIds: new Set(),
         candidateIds: new Set(),
+        renamed: false,
       };
       tokens.set(a, t);
     }
@@ -247,6 +258,12 @@ export const touched = (b: Block, prefix: string): Touched => {
             if (h !== ZERO_ADDRESS) t.multi.add(`${h}:${id}`);
           }
         }
+      } else if (
+        topics[0] === TOPIC.upgraded ||
+        topics[0] === TOPIC.initialized8 ||
+        topics[0] === TOPIC.initialized64
+      ) {
+        token(address).renamed = true;
       } else if (topics[0] === TOPIC.metadataUpdate) {
         const [id] = words(data);
         if (id) token(address).nftIds.add(hexToBigInt(`0x${id}`).toString());

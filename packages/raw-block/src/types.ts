@@ -129,6 +129,12 @@ export interface TokenState {
     string,
     { readonly owner: string | null; readonly tokenURI: string | null }
   >;
+  /**
+   * What it says of itself at H (as a new contract's `token`), read again at every height whose
+   * events may change it: a token event, an EIP-1967 `Upgraded`, an `Initialized`. null when it
+   * answers as no token; absent where not read (and from records written before it).
+   */
+  readonly meta?: TokenMeta | null;
 }
 
 /** Off-chain NFT metadata behind a tokenURI, fetched after the block and logged as its own record. */

@@ -3,11 +3,15 @@ import type { Artifact } from "../compile.ts";
 import type { Ctx } from "../context.ts";
 import { evmTx } from "../send.ts";
 import { deploy } from "./evm.ts";
+import { proxyToken } from "./proxy-token.ts";
 
 const dataUri = (doc: unknown) =>
   `data:application/json;base64,${Buffer.from(JSON.stringify(doc)).toString("base64")}`;
 
-/** Tokens: CFC-20, a non-standard CFC-20, CFC-721 with data: and http tokenURIs, ERC-1155. */
+/**
+ * Tokens: CFC-20, a non-standard CFC-20, CFC-721 with data: and http tokenURIs, ERC-1155, and a
+ * CFC-20 behind a proxy.
+ */
 export const tokens = async (ctx: Ctx, artifacts: Record<string, Artifact>) => {
   const { erin, frank, grace } = ctx.wallets;
   const { alice } = ctx.keys;
@@ -113,5 +117,6 @@ export const tokens = async (ctx: Ctx, artifacts: Record<string, Artifact>) => {
     FeeToken: await fot.getAddress(),
     TestNFT: await nft.getAddress(),
     TestMulti: await multi.getAddress(),
+    ...(await proxyToken(ctx, artifacts, erin, frank.address)),
   };
 };

@@ -5,6 +5,7 @@ import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
 import { evmHashesOf } from "../records/point-reads.ts";
+import { named } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { item, type ListRequest, list, type Request } from "./endpoint.ts";
 import { path, query, queryOneOf } from "./param.ts";
@@ -49,8 +50,8 @@ const contractsList =
     Effect.gen(function* () {
       const w = new Where();
       const type = q.tokenType ?? defaultType;
-      if (type) w.eq("c.token_type", "String", type);
-      else if (onlyTokens) w.and("c.token_type != ''");
+      if (type) w.eq(named("token_type"), "String", type);
+      else if (onlyTokens) w.and(`${named("token_type")} != ''`);
       w.eq("c.address", "String", q.contractAddress);
       w.eq("c.creator", "String", q.creatorAddress?.evm);
       const tx = q.txHash ?? q.txHashCreate;
@@ -61,7 +62,7 @@ const contractsList =
       }
       w.eq("c.block_number", "UInt64", q.blockNumber);
       const sym = q.tokenSymbol;
-      if (sym !== undefined) w.and((b) => `lower(c.symbol) = lower(${b("String", sym)})`);
+      if (sym !== undefined) w.and((b) => `lower(${named("symbol")}) = lower(${b("String", sym)})`);
       if (q.verified !== undefined) w.and(q.verified ? "v.address != ''" : "v.address = ''");
       const page = `LIMIT ${p.limit + 1} OFFSET ${p.offset}`;
       // The counts are correlated subqueries, which ClickHouse cannot ORDER BY: sort them outside.
@@ -86,7 +87,7 @@ const contractItem =
     Effect.gen(function* () {
       const a = params.address;
       const [row] = yield* db.query<ContractRow>(
-        `${CONTRACT_SQL} WHERE c.address = {a:String}${asToken ? " AND c.token_type != ''" : ""}`,
+        `${CONTRACT_SQL} WHERE c.address = {a:String}${asToken ? ` AND ${named("token_type")} != ''` : ""}`,
         { a },
       );
       if (!row)

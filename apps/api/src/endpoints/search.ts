@@ -6,6 +6,7 @@ import { type AddressRow, addressRecord, validatorAccounts } from "../records/ad
 import { proposerMap, withProposer } from "../records/block.ts";
 import { CONTRACT_SQL, type ContractRow, contractRecord, tokenRecord } from "../records/evm.ts";
 import { txByHash } from "../records/point-reads.ts";
+import { named } from "../records/token-names.ts";
 import { validatorRecords } from "../records/validator.ts";
 import { item } from "./endpoint.ts";
 import { query } from "./param.ts";
@@ -93,7 +94,7 @@ export const search = item(
         if (a) return { kind: "address", record: addressRecord(a, yield* validatorAccounts, true) };
       }
       const [tok] = yield* db.query<ContractRow>(
-        `${CONTRACT_SQL} WHERE c.token_type != '' AND (lower(c.symbol) = lower({v:String}) OR lower(c.name) = lower({v:String})) ORDER BY c.block_number LIMIT 1`,
+        `${CONTRACT_SQL} WHERE ${named("token_type")} != '' AND (lower(${named("symbol")}) = lower({v:String}) OR lower(${named("name")}) = lower({v:String})) ORDER BY c.block_number LIMIT 1`,
         { v: value },
       );
       if (tok) return { kind: "token", record: tokenRecord(tok) };

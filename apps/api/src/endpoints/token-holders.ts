@@ -3,6 +3,7 @@ import { envelope } from "../http/list.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { holderRecord } from "../records/evm.ts";
+import { tokenNames } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
 import { query, queryOneOf } from "./param.ts";
@@ -10,7 +11,7 @@ import { query, queryOneOf } from "./param.ts";
 const HOLDERS_SQL = (where: string, order: string) =>
   `SELECT h.contract AS contract, h.holder AS holder, h.token_id AS token_id, toString(h.balance) AS balance, h.height AS height, h.time AS time, c.name AS name, c.token_type AS token_type,
          (SELECT groupArray(token_id) FROM {db}.token_inventory FINAL WHERE contract = h.contract AND owner = h.holder) AS owned
-       FROM {db}.token_holders AS h FINAL JOIN (SELECT address, name, symbol, token_type FROM {db}.contracts FINAL) AS c ON c.address = h.contract
+       FROM {db}.token_holders AS h FINAL JOIN ${tokenNames(["name", "symbol", "token_type"])} AS c ON c.address = h.contract
        ${where} ${order}`;
 
 /** Token holders (`defaultType`: the type when the request names none), largest first. */

@@ -5,6 +5,7 @@ import { envelope } from "../http/list.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { inventoryRecord } from "../records/evm.ts";
+import { tokenNames } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { item, list } from "./endpoint.ts";
 import { path, query, queryOneOf } from "./param.ts";
@@ -21,7 +22,7 @@ const INVENTORY_SQL = `SELECT i.contract AS contract, i.token_id AS token_id, i.
     c.creator AS creator, c.token_type AS token_type, c.name AS name, c.symbol AS symbol,
     (SELECT count() FROM {db}.token_transfers FINAL WHERE contract = i.contract AND token_id = i.token_id AND block_number <= {projected}) AS transfers,
     (SELECT argMax(metadata, height) FROM {db}.nft_metadata FINAL WHERE contract = i.contract AND token_id = i.token_id AND token_uri = i.token_uri) AS metadata
-  FROM {db}.token_inventory AS i FINAL JOIN (SELECT address, creator, token_type, name, symbol FROM {db}.contracts FINAL) AS c ON c.address = i.contract`;
+  FROM {db}.token_inventory AS i FINAL JOIN ${tokenNames(["token_type", "name", "symbol"], ["creator"])} AS c ON c.address = i.contract`;
 
 type InventoryRow = Parameters<typeof inventoryRecord>[0];
 

@@ -4,6 +4,7 @@ import { inLookup } from "../http/lookup-page.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { transferRecord } from "../records/evm.ts";
+import { tokenNames } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
 import { query, queryOneOf } from "./param.ts";
@@ -11,7 +12,7 @@ import { txKeys } from "./tx-keys.ts";
 
 const TRANSFERS_SQL = (where: string, order: string) =>
   `SELECT t.*, toString(t.value) AS value, c.name AS name, c.symbol AS symbol, c.decimals AS decimals
-       FROM {db}.token_transfers AS t FINAL LEFT JOIN (SELECT address, name, symbol, decimals FROM {db}.contracts FINAL) AS c ON c.address = t.contract
+       FROM {db}.token_transfers AS t FINAL LEFT JOIN ${tokenNames(["name", "symbol", "decimals"])} AS c ON c.address = t.contract
        ${where} ${order}`;
 
 /** Token transfers (`defaultType`: the type when the request names none), newest first. */

@@ -1,4 +1,5 @@
 import { isoTime } from "./address.ts";
+import { named, TOKEN_META_JOIN } from "./token-names.ts";
 
 /**
  * Contracts with their live counts and supply (a join per list page; tables are keyed for it; the
@@ -10,14 +11,14 @@ import { isoTime } from "./address.ts";
  * sorted last both ways, and made such a token's supply null).
  */
 export const CONTRACT_SQL = `SELECT c.address AS address, c.creator AS creator, c.tx_hash AS tx_hash, c.block_number AS block_number, c.time AS time,
-    c.code AS code, c.token_type AS token_type, c.name AS name, c.symbol AS symbol, c.decimals AS decimals,
+    c.code AS code, ${named("token_type")} AS token_type, ${named("name")} AS name, ${named("symbol")} AS symbol, ${named("decimals")} AS decimals,
     (SELECT (uniqExactIf(holder, balance > 0), sum(balance)) FROM {db}.token_holders FINAL WHERE contract = c.address) AS holders,
-    multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR c.token_type = '', c.total_supply,
+    multiIf(s.contract != '', toString(s.total_supply), c.total_supply != '' OR ${named("token_type")} = '', c.total_supply,
       toString(ifNull(holders.2, 0))) AS total_supply,
     ifNull((SELECT count() FROM {db}.token_transfers FINAL WHERE contract = c.address AND block_number <= {projected}), 0) AS transfer_count,
     ifNull(holders.1, 0) AS holder_count,
     v.address != '' AS verified, v.abi AS abi, v.source_code AS source_code, v.compiler_version AS compiler_version
-  FROM {db}.contracts AS c FINAL LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address
+  FROM {db}.contracts AS c FINAL ${TOKEN_META_JOIN} LEFT JOIN (SELECT contract, total_supply FROM {db}.token_supply FINAL) AS s ON s.contract = c.address
   LEFT JOIN (SELECT address, abi, source_code, compiler_version FROM {db}.verified_contracts FINAL) AS v ON v.address = c.address`;
 
 export interface ContractRow {

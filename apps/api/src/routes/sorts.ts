@@ -27,6 +27,9 @@ export const SORTS = {
     transferCount: "transfer_count",
   },
   transfers: { blockNumber: "t.block_number", timestamp: "t.block_number" },
+  // The chain's order of frames (block, transaction, depth first): only the direction is taken.
+  internalTxs: { blockNumber: "block_number", timestamp: "block_number" },
+  addressTokens: { blockNumber: "height", timestamp: "height", contractAddress: "contract" },
   holders: { balance: "h.balance", blockNumber: "h.height", timestamp: "h.height" },
   inventory: {
     blockNumber: "i.height",

@@ -152,6 +152,7 @@ export const assembleRawBlock = async (
         .filter(
           ([, s]) =>
             s.standard !== null ||
+            s.meta != null ||
             Object.keys(s.balances).length > 0 ||
             Object.keys(s.nfts).length > 0,
         )

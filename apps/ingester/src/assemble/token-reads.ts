@@ -105,7 +105,13 @@ export const readTokenState = async (
   const balances: Record<string, string> = {};
   const multiBalances: Record<string, string> = {};
   const nfts: Record<string, { owner: string | null; tokenURI: string | null }> = {};
-  const totalSupply = asString(await call(evm, address, "totalSupply", [], h));
+  // Its name, symbol, decimals read again where they may have changed (a proxy's token is named
+  // after its creation); a read that reverted is tried again at its next such height.
+  const [supply, meta] = await Promise.all([
+    call(evm, address, "totalSupply", [], h),
+    t.standard !== null || t.renamed ? readTokenMeta(evm, address, h) : undefined,
+  ]);
+  const totalSupply = asString(supply);
   await Promise.all([
     ...[...t.holders].map(async (holder) => {
       const b = await call(evm, address, "balanceOf(address)", [holder], h);
@@ -129,5 +135,12 @@ export const readTokenState = async (
         };
     }),
   ]);
-  return { standard: t.standard, totalSupply, balances, multiBalances, nfts };
+  return {
+    standard: t.standard,
+    totalSupply,
+    balances,
+    multiBalances,
+    nfts,
+    ...(meta !== undefined && { meta }),
+  };
 };
