@@ -52,3 +52,7 @@ export const txCounts = async (
   }
   return out;
 };
+
+/** Transactions waiting in the node's mempool. */
+export const mempoolSize = async (comet: string): Promise<number> =>
+  Number((await call(comet, "num_unconfirmed_txs", {})).n_txs);
