@@ -14,7 +14,7 @@ export interface DenseOptions {
   /** Consecutive blocks to fill (default 500), each with at least `minTxs` txs (default 50). */
   readonly blocks?: number;
   readonly minTxs?: number;
-  /** Funded senders, each sending one tx per block (default 64). */
+  /** Funded senders, each sending one tx per round (default 64). */
   readonly senders?: number;
   readonly log?: (m: string) => void;
 }
