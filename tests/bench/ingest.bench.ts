@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chainStart, endpoints, isNodeRunning, nodePorts, referenceChain } from "@explorer/infra";
@@ -6,6 +6,7 @@ import { ingest, Log, makeReaders, Node, type Readers } from "@explorer/ingester
 import { Settings, settingsFromEnv } from "@explorer/service";
 import { Effect, Layer } from "effect";
 import { readDense, runDense } from "../workload/dense.ts";
+import { dirBytes } from "./dir-bytes.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -54,11 +55,6 @@ const recording = (r: Readers, calls: Map<number, Call[]>, waits?: Waits): Reade
 };
 
 const CONCURRENCY = 8;
-
-const dirBytes = (dir: string): number =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
 
 const ingestOnce = async (readers: Readers, start: number, stop: number) => {
   const dir = mkdtempSync(join(tmpdir(), "bench-ingest-"));

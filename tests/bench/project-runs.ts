@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -6,6 +6,7 @@ import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
 import { migrate, openClickHouse, readTableColumns, type TableColumns } from "@explorer/store";
+import { dirBytes } from "./dir-bytes.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -67,11 +68,6 @@ const cpuMs = () => {
 };
 
 type ClickHouseClient = Awaited<ReturnType<typeof openClickHouse>>;
-
-const dirBytes = (dir: string): number =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
 
 const rows = async <T>(ch: ClickHouseClient, query: string): Promise<T[]> =>
   (await (await ch.query({ query, format: "JSONEachRow" })).json()) as T[];
