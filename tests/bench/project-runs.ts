@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
 import { migrate, openClickHouse, readTableColumns, type TableColumns } from "@explorer/store";
+import { dirBytes } from "./dir-bytes.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -65,6 +67,81 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
+type ClickHouseClient = Awaited<ReturnType<typeof openClickHouse>>;
+
+const rows = async <T>(ch: ClickHouseClient, query: string): Promise<T[]> =>
+  (await (await ch.query({ query, format: "JSONEachRow" })).json()) as T[];
+
+/**
+ * Disk per transaction of each copy, after a projection into `db`: the log (the source of truth),
+ * every MergeTree table (system.parts, active parts), every key-value table (its RocksDB
+ * directory), and the API's record cache (each tx record gzip-compressed, as record-follower.ts
+ * keeps them; LMDB's pages not counted).
+ */
+const diskPerTx = async (
+  ch: ClickHouseClient,
+  db: string,
+  chdbPath: string,
+  logDir: string,
+  txs: number,
+): Promise<Figure[]> => {
+  const parts = await rows<{ table: string; bytes: string }>(
+    ch,
+    `SELECT table, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = '${db}' AND active GROUP BY table`,
+  );
+  const kv = await rows<{ name: string; data_paths: string[] }>(
+    ch,
+    `SELECT name, data_paths FROM system.tables WHERE database = '${db}' AND engine = 'EmbeddedRocksDB'`,
+  );
+  let cache = 0;
+  const records = await ch.query({
+    query: `SELECT record FROM ${db}.tx_records`,
+    format: "JSONEachRow",
+  });
+  for await (const batch of records.stream<{ record: string }>())
+    for (const r of batch) cache += gzipSync(r.json().record).length + 96; // + keys (3 × ~32 bytes)
+  const tables = [
+    ...parts.map((p) => ({ table: p.table, bytes: Number(p.bytes), kind: "system.parts" })),
+    ...kv.map((t) => {
+      const path = t.data_paths[0] ?? "";
+      return {
+        table: t.name,
+        bytes: dirBytes(isAbsolute(path) ? path : join(chdbPath, path)),
+        kind: "RocksDB directory",
+      };
+    }),
+  ].sort((a, b) => b.bytes - a.bytes);
+  const logBytes = dirBytes(logDir);
+  const store = tables.reduce((s, t) => s + t.bytes, 0);
+  const fig = (metric: string, bytes: number, note: string): Figure => ({
+    bench: "project",
+    metric,
+    value: bytes / txs,
+    unit: "bytes/tx",
+    note,
+  });
+  return [
+    fig("disk: raw-block log", logBytes, `the source of truth; ${txs} txs`),
+    ...tables.filter((t) => t.bytes >= txs).map((t) => fig(`disk: ${t.table}`, t.bytes, t.kind)),
+    fig(
+      "disk: other tables",
+      tables.filter((t) => t.bytes < txs).reduce((s, t) => s + t.bytes, 0),
+      tables
+        .filter((t) => t.bytes < txs)
+        .map((t) => t.table)
+        .join(", "),
+    ),
+    fig("disk: API record cache (est.)", cache, "gzip of each tx record + its keys"),
+    {
+      bench: "project",
+      metric: "disk: derived / log",
+      value: (store + cache) / logBytes,
+      unit: "ratio",
+      note: `store ${Math.round(store / txs)} + record cache ${Math.round(cache / txs)} bytes/tx, against the log's ${Math.round(logBytes / txs)}; goal ≤ 3`,
+    },
+  ];
+};
+
 const measure = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_PROJECT_TXS ?? 1_000_000);
   const runs = Number(process.env.BENCH_PROJECT_RUNS ?? 3);
@@ -77,6 +154,7 @@ const measure = async (): Promise<Figure[]> => {
   const peak: number[] = [];
   const cpu: number[] = []; // ms of the process's CPU per block while projecting
   let txs = 0;
+  let disk: Figure[] = [];
   await migrate(ch, "bench_columns");
   const columns = await readTableColumns(ch, "bench_columns");
   for (let i = 1; i <= runs; i++) {
@@ -92,6 +170,7 @@ const measure = async (): Promise<Figure[]> => {
     cpu.push((cpuMs() - c) / blocks);
     peak.push(highWaterMb());
     txs = p.txsTotal;
+    if (i === runs) disk = await diskPerTx(ch, db, join(dir, "chdb"), join(dir, "log"), txs);
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
     process.stderr.write(
       `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s, peak RSS ${peak.at(-1)!.toFixed(0)} MiB\n`,
@@ -152,6 +231,7 @@ const measure = async (): Promise<Figure[]> => {
       unit: "MiB",
       note: `whole process (chDB included) while projecting, highest run (${peak.map((x) => x.toFixed(0)).join(", ")}; later runs start from what earlier ones left: see docs/benchmarks.md)`,
     },
+    ...disk,
   ];
 };
 

@@ -41,7 +41,11 @@ export const configFromEnv = (): ScenarioConfig => {
     prefix: process.env.SCENARIO_PREFIX ?? referenceChain.bech32Prefix,
     denom: process.env.SCENARIO_DENOM ?? referenceChain.denom,
     evmChainId: Number(process.env.SCENARIO_EVM_CHAIN_ID ?? referenceChain.evmChainId),
-    metadataBaseUrl: process.env.SCENARIO_METADATA_URL ?? "http://127.0.0.1:18080",
+    // Moved with the chain's ports (EXPLORER_CHAIN_PORT_SHIFT), so that a second stack's
+    // end-to-end setup does not find the first one's server and serve nothing of its own.
+    metadataBaseUrl:
+      process.env.SCENARIO_METADATA_URL ??
+      `http://127.0.0.1:${18080 + Number(process.env.EXPLORER_CHAIN_PORT_SHIFT ?? 0)}`,
   };
 };
 

@@ -34,6 +34,8 @@ export const startMetadataServer = (port: number, host = "127.0.0.1"): Promise<S
   });
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.env.METADATA_PORT ?? 18080);
+  const port = Number(
+    process.env.METADATA_PORT ?? 18080 + Number(process.env.EXPLORER_CHAIN_PORT_SHIFT ?? 0),
+  );
   startMetadataServer(port).then(() => console.log(`metadata server on http://127.0.0.1:${port}`));
 }

@@ -75,14 +75,13 @@ export class CosmosTxClient {
     return { accountNumber: acc.accountNumber, sequence: acc.sequence };
   }
 
-  async signAndBroadcast(
+  /** Signs a tx offline (SIGN_MODE_DIRECT) with the given account number and sequence. */
+  sign(
     key: EthKey,
     messages: readonly EncodeObject[],
+    account: { accountNumber: bigint; sequence: bigint },
     opts: TxOptions = {},
-  ): Promise<DeliverTxResponse> {
-    const { accountNumber, sequence: chainSeq } = await this.account(key.bech32);
-    const local = this.sequences.get(key.bech32);
-    const sequence = local !== undefined && local > chainSeq ? local : chainSeq;
+  ): Uint8Array {
     const gas = opts.gas ?? 400_000n;
     const bodyBytes = TxBody.encode(
       TxBody.fromPartial({
@@ -95,7 +94,7 @@ export class CosmosTxClient {
       value: PubKey.encode({ key: key.publicKey }).finish(),
     };
     const authInfoBytes = makeAuthInfoBytes(
-      [{ pubkey, sequence }],
+      [{ pubkey, sequence: account.sequence }],
       [{ denom: this.denom, amount: String(gas * this.gasPrice) }],
       Number(gas),
       opts.granter,
@@ -106,12 +105,23 @@ export class CosmosTxClient {
       bodyBytes,
       authInfoBytes,
       chainId: this.chainId,
-      accountNumber,
+      accountNumber: account.accountNumber,
     });
     const signature = signEthSecp256k1(key.privateKey, SignDoc.encode(signDoc).finish());
-    const txBytes = TxRaw.encode(
+    return TxRaw.encode(
       TxRaw.fromPartial({ bodyBytes, authInfoBytes, signatures: [signature] }),
     ).finish();
+  }
+
+  async signAndBroadcast(
+    key: EthKey,
+    messages: readonly EncodeObject[],
+    opts: TxOptions = {},
+  ): Promise<DeliverTxResponse> {
+    const { accountNumber, sequence: chainSeq } = await this.account(key.bech32);
+    const local = this.sequences.get(key.bech32);
+    const sequence = local !== undefined && local > chainSeq ? local : chainSeq;
+    const txBytes = this.sign(key, messages, { accountNumber, sequence }, opts);
     try {
       const res = await this.stargate.broadcastTx(txBytes, 60_000, 200);
       this.sequences.set(key.bech32, sequence + 1n);
