@@ -1,0 +1,4 @@
+export * from "./errors.ts";
+export * from "./limits.ts";
+export * from "./policy.ts";
+export * from "./sandbox.ts";
