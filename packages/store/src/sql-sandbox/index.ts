@@ -2,3 +2,4 @@ export * from "./errors.ts";
 export * from "./limits.ts";
 export * from "./policy.ts";
 export * from "./sandbox.ts";
+export * from "./hostile-queries.ts";
