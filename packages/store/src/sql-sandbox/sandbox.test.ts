@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -138,6 +138,14 @@ describe("the SQL sandbox on chDB", () => {
     expect(got).toEqual(want);
     expect(await snapshot()).toEqual(before);
     expect(existsSync(`${secretFile}.out`) || existsSync(`${secretFile}.w`)).toBe(false);
+    // docs/sql.md lists every one.
+    const doc = readFileSync(new URL("../../../../docs/sql.md", import.meta.url), "utf8");
+    for (const h of hostileQueries("/tmp/…/secret.txt")) {
+      const t = h.sql.replaceAll("\n", "\\n").replaceAll("|", "\\|");
+      expect(doc, h.sql).toContain(
+        `| ${h.status} | ${t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``} |`,
+      );
+    }
     // The engine still answers.
     expect(
       JSON.parse((await answer("SELECT count() AS n FROM explorer.blocks")).text).data,
