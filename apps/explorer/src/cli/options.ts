@@ -56,6 +56,13 @@ const restApi = take(
   "trustedProxies",
   "recordCacheDir",
   "streamConnectionsPerIp",
+  "sqlAnonymous",
+  "sqlPerMinute",
+  "sqlMaxConcurrent",
+  "sqlMaxExecutionS",
+  "sqlMaxResultRows",
+  "sqlMaxRowsToRead",
+  "sqlMaxMemoryMb",
 );
 
 const admin = take("metricsPort", "metricsHost");

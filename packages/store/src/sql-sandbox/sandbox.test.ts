@@ -140,11 +140,12 @@ describe("the SQL sandbox on chDB", () => {
     expect(existsSync(`${secretFile}.out`) || existsSync(`${secretFile}.w`)).toBe(false);
     // docs/sql.md lists every one.
     const doc = readFileSync(new URL("../../../../docs/sql.md", import.meta.url), "utf8");
+    const rows = doc.split("\n");
     for (const h of hostileQueries("/tmp/…/secret.txt")) {
       const t = h.sql.replaceAll("\n", "\\n").replaceAll("|", "\\|");
-      expect(doc, h.sql).toContain(
-        `| ${h.status} | ${t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``} |`,
-      );
+      const code = t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
+      const row = rows.find((r) => r.includes(`| ${code}`));
+      expect(row?.split("|")[1]?.trim(), h.sql).toBe(String(h.status));
     }
     // The engine still answers.
     expect(
