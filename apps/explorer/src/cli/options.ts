@@ -149,3 +149,8 @@ export const recordOptions: readonly Option[] = take(
   "recordOut",
   "metadataAllowPrivate",
 );
+
+export const sqlOptions: readonly Option[] = [
+  ...take("sqlQuery", "sqlOutput", "sqlApi", "sqlApiKey", "storeUrl", "storeDb"),
+  ...take("sqlMaxExecutionS", "sqlMaxResultRows", "sqlMaxRowsToRead", "sqlMaxMemoryMb"),
+];

@@ -148,6 +148,21 @@ export const SETTINGS = {
     help: "memory of one SQL query, in MiB (more: 429)",
     value: "<n>",
   }),
+  sqlQuery: str("query", "SQL_QUERY", "", {
+    help: "the query of `explorer sql` (also its bare argument)",
+    value: "<sql>",
+  }),
+  sqlOutput: choice("output", "SQL_OUTPUT", ["table", "csv", "json"], "table", {
+    help: "how `explorer sql` prints the answer",
+  }),
+  sqlApi: optional("api", "EXPLORER_API_URL", {
+    help: "a running service for `explorer sql` (http://127.0.0.1:3000); empty: straight on --store, which no process may hold",
+    value: "<url>",
+  }),
+  sqlApiKey: secret("api-key", "EXPLORER_API_KEY", {
+    help: "the API key `explorer sql` sends (one with the sql scope)",
+    value: "<key>",
+  }),
   streamConnectionsPerIp: int("stream-connections-per-ip", "STREAM_MAX_CONNECTIONS_PER_IP", 100, {
     help: "stream connections open at once from one IP (0: no cap; behind a proxy every client shares its IP)",
     value: "<n>",
