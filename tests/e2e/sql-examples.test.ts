@@ -11,7 +11,7 @@ import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 /**
  * Issue 4's "document every table … example queries": every example of sql/README.md, as written
  * there (only its placeholders filled), run on the embedded engine over the scenario's log through
- * the `explorer.<table>` views, answers what the node holds (CometBFT blocks and tx results, bank,
+ * the `explorer.<table>` views, and through /api/1.0/sql (the same rows), answers what the node holds (CometBFT blocks and tx results, bank,
  * distribution, eth_call, eth_getLogs) or, where the API's own e2e tests check that against the
  * node, what the API answers.
  */
@@ -108,6 +108,18 @@ describe("sql/README.md's examples", () => {
       ).toHaveLength(1);
       const sql = x.sql.replaceAll("cosmos1…", alice.bech32).replaceAll("0x…", token());
       await expect(rows(sql), x.title).resolves.toBeInstanceOf(Array);
+    }
+  });
+
+  it("each answers the same through /api/1.0/sql as on the store (so the checks below hold there too)", async () => {
+    for (const x of readmeExamples()) {
+      const sql = x.sql.replaceAll("cosmos1…", alice.bech32).replaceAll("0x…", token());
+      const r = await fetch(`${api}/sql`, { method: "POST", body: sql });
+      const answer = (await r.json()) as { data?: unknown[]; error?: string };
+      expect([r.status, answer.error], x.title).toEqual([200, undefined]);
+      expect(answer.data, x.title).toEqual(await rows(sql));
+      const csv = await fetch(`${api}/sql?format=csv&query=${encodeURIComponent(sql)}`);
+      expect((await csv.text()).split("\n").length, x.title).toBe((answer.data?.length ?? 0) + 2);
     }
   });
 

@@ -6,6 +6,7 @@ import { buildApi, Db } from "@explorer/api";
 import { type ProjectOptions, projectLog } from "@explorer/projector";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { openClickHouse } from "@explorer/store";
+import { DEFAULT_SQL_LIMITS } from "@explorer/store/sql-sandbox";
 import { Effect } from "effect";
 import { listenLocal } from "./net.ts";
 
@@ -42,6 +43,15 @@ export const scenarioStore = async (name: string, logDir: string) => {
         nativeCoins: new Map([["test", "atest"]]),
         rateLimitPerMinute: o.rateLimitPerMinute ?? 1e9,
         apiKeys: new Map(),
+        // /sql: loopback clients without a key, as under the zero-configuration `npm start`
+        sql: {
+          keys: new Set(),
+          anonymous: "auto",
+          listensOnLoopback: true,
+          perMinute: 1e9,
+          maxConcurrent: 2,
+          limits: DEFAULT_SQL_LIMITS,
+        },
         ...(o.records && { recordCacheDir: mkdtempSync(join(dir, "records-")) }),
       });
       if (records) {

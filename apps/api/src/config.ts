@@ -9,8 +9,10 @@ import {
   type SettingsValues,
 } from "@explorer/service";
 import type { StoreTarget } from "@explorer/store";
+import { DEFAULT_SQL_LIMITS } from "@explorer/store/sql-sandbox";
 import type { VerifierOptions } from "@explorer/verifier";
-import { type ApiSettings, parseApiKeys } from "./http/app.ts";
+import { isLoopback, type SqlPolicy } from "./endpoints/sql/access.ts";
+import { type ApiSettings, keysWithScope, parseApiKeys } from "./http/app.ts";
 
 export const verifierOptions = (c: {
   solcCacheDir: string;
@@ -76,7 +78,35 @@ export const apiSettings = (
   maxBodyBytes: s.maxBodyBytes,
   trustedProxies: s.trustedProxies,
   recordCacheDir: recordCacheDir(s.recordCacheDir, store, storeDb),
+  sql: sqlPolicy(s),
 });
+
+/** The SQL endpoint's policy from the SQL_* settings and API_KEYS' scopes. */
+export const sqlPolicy = (s: SettingsValues): SqlPolicy => {
+  for (const [name, v] of [
+    ["SQL_QUERIES_PER_MINUTE", s.sqlPerMinute],
+    ["SQL_MAX_CONCURRENT", s.sqlMaxConcurrent],
+    ["SQL_MAX_EXECUTION_S", s.sqlMaxExecutionS],
+    ["SQL_MAX_RESULT_ROWS", s.sqlMaxResultRows],
+    ["SQL_MAX_ROWS_TO_READ", s.sqlMaxRowsToRead],
+    ["SQL_MAX_MEMORY_MB", s.sqlMaxMemoryMb],
+  ] as const)
+    if (v < 1) throw new SettingError(`${name} must be at least 1 (got ${v})`);
+  return {
+    keys: keysWithScope(s.apiKeys, "sql"),
+    anonymous: s.sqlAnonymous,
+    listensOnLoopback: isLoopback(s.apiHost),
+    perMinute: s.sqlPerMinute,
+    maxConcurrent: s.sqlMaxConcurrent,
+    limits: {
+      ...DEFAULT_SQL_LIMITS,
+      maxExecutionS: s.sqlMaxExecutionS,
+      maxResultRows: s.sqlMaxResultRows,
+      maxRowsToRead: s.sqlMaxRowsToRead,
+      maxMemoryBytes: s.sqlMaxMemoryMb * 1024 * 1024,
+    },
+  };
+};
 
 /** `symbol:denom,symbol:denom` → symbol (lowercase) → denom. */
 export const parseNativeCoins = (value: string): Map<string, string> =>

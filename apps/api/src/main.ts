@@ -18,6 +18,7 @@ import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, apiSettings, verifierOptions } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
+import { makeSqlEngine } from "./endpoints/sql/engine.ts";
 import { type ApiSettings, makeApp, type Probes, Settings } from "./http/app.ts";
 import { mountRoutes } from "./http/mount.ts";
 import { logLine } from "./log.ts";
@@ -51,6 +52,7 @@ export const buildApi = (
 ) => {
   const db = makeDb(ch, base);
   const reads = makeReadModel(db, settings.recordCacheDir);
+  const sqlEngine = settings.sql && makeSqlEngine(ch, base, settings.sql);
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       Layer.succeed(Db, Db.of(db)),
@@ -61,7 +63,13 @@ export const buildApi = (
           Effect.promise(() => r.stop()),
         ),
       ),
-      Layer.succeed(Settings, Settings.of(settings)),
+      // The SQL endpoint's chDB sessions close with the runtime, before the store's.
+      Layer.effect(
+        Settings,
+        Effect.acquireRelease(Effect.succeed(Settings.of({ ...settings, sqlEngine })), () =>
+          Effect.promise(async () => sqlEngine?.close()),
+        ),
+      ),
       Layer.effect(
         Verification,
         Effect.acquireRelease(Effect.succeed(Verification.of(verification)), (v) =>
@@ -117,7 +125,7 @@ export const buildApi = (
       },
     ],
   ]);
-  const app = makeApp(runtime, settings, ROUTE_SPECS, mountRoutes, probes);
+  const app = makeApp(runtime, { ...settings, sqlEngine }, ROUTE_SPECS, mountRoutes, probes);
   return { app, runtime, ready, records: reads.keepsRecords ? reads : undefined };
 };
 

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  type ApiSettings,
   apiSettings,
   attachStreamAndRpc,
   buildApi,
@@ -238,6 +239,7 @@ export const start = Effect.gen(function* () {
       `  docs          ${base}/api/1.0/docs   (OpenAPI: ${base}/api/1.0/openapi.json)`,
       `  stream        Socket.IO at ${base} with path /api/1.0/stream (events new-block, new-txs, new-tx)`,
       `  JSON-RPC      ${base}${rpc.path} (HTTP POST) and ws://${cfg.apiHost}:${port}${rpc.path} (WebSocket): ${rpc.upstreams.length ? `forwarded to ${rpc.upstreams.map((u) => publicUrl((u.http ?? u.ws)!)).join(", ")}` : "no node, so the index answers what it holds (eth_getLogs, eth_blockNumber, eth_chainId) and refuses the rest"}`,
+      `  SQL           ${base}/api/1.0/sql: ${sqlWho(apiSettingsOf.sql)}`,
       `  health        ${base}/health and ${base}/ready`,
       `  data          ${cfg.dataDir} (${cfg.logBackend === "embedded" ? "raw-block log in log/, " : ""}ClickHouse (chDB) in chdb/; ${records ? `the API's record cache in ${records}` : "no record cache"})`,
       `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
@@ -253,3 +255,15 @@ export const start = Effect.gen(function* () {
 });
 
 export const startProgram = Effect.scoped(start);
+
+/** Who may use /api/1.0/sql, as start-up says it. */
+const sqlWho = (p: ApiSettings["sql"]): string => {
+  if (!p) return "off";
+  const keys = p.keys.size
+    ? `keys with the sql scope (${p.keys.size})`
+    : "no key has the sql scope";
+  if (p.anonymous === "on") return `anyone (SQL_ANONYMOUS=on), and ${keys}`;
+  if (p.anonymous === "auto" && p.listensOnLoopback)
+    return `loopback clients without a key (SQL_ANONYMOUS=auto, listening on loopback), and ${keys}`;
+  return `${keys} only (SQL_ANONYMOUS=${p.anonymous})`;
+};

@@ -55,12 +55,14 @@ export const openClickHouse = async (target: StoreTarget): Promise<ClickHouseCli
   const pool = new ChdbPool(sessions);
   const client = createClient({ connection: pool.connection as never });
   chdbPools.set(client, pool);
+  chdbPaths.set(client, target.path);
   spools.set(client, spool);
   return client;
 };
 
 const chdbPools = new WeakMap<ClickHouseClient, ChdbPool>();
 const spools = new WeakMap<ClickHouseClient, Spool>();
+const chdbPaths = new WeakMap<ClickHouseClient, string>();
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const quote = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
@@ -182,6 +184,61 @@ const queryText = async (
   });
   return rs.text();
 };
+
+/** A result as the engine wrote it in `format`, with what it read and took where it says (chDB). */
+export interface RawResult {
+  readonly body: Uint8Array | NodeJS.ReadableStream;
+  readonly rowsRead?: number;
+  readonly elapsedS?: number;
+}
+
+/** Runs SQL as written (no parameters), its result in a format: for the SQL sandbox. */
+export interface RawRunner {
+  run(sql: string, format: string): Promise<RawResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A runner of its own: from a server, streamed answers over the client's HTTP connections; on
+ * chDB, `sessions` sessions apart from the store's. A chDB session whose query failed after it had
+ * begun its answer (a result limit passed mid-way) gives that partial answer to its next query,
+ * whatever it is (seen with JSON, JSONEachRow and Parquet, chdb 3.4): the store's own sessions must
+ * never see such a failure, and this runner drains a session after every failure (a marker query,
+ * until it comes back).
+ */
+export const openRawRunner = async (ch: ClickHouseClient, sessions: number): Promise<RawRunner> => {
+  const path = chdbPaths.get(ch);
+  if (path === undefined)
+    return {
+      run: async (sql, format) => ({
+        body: (await ch.exec({ query: `${sql} FORMAT ${format}` })).stream,
+      }),
+      close: async () => {},
+    };
+  const { createChdbConnection } = (await import(
+    "chdb/connection"
+  )) as typeof import("chdb/connection");
+  const pool = new ChdbPool(
+    await openSessions(sessions, () => createChdbConnection({ path }), QUERY_SETTINGS),
+  );
+  return {
+    run: (sql, format) =>
+      pool.run(async (c) => {
+        try {
+          const r = await c.chdb.queryAsync(sql, { format });
+          return { body: r.bytes(), rowsRead: r.rowsRead, elapsedS: r.elapsed };
+        } catch (e) {
+          for (let i = 0; i < 3; i++) {
+            const out = await c.chdb.queryAsync(DRAIN, { format: "TSVRaw" }).catch(() => undefined);
+            if (out?.text() === "drained\n") break;
+          }
+          throw e;
+        }
+      }),
+    close: () => pool.close(),
+  };
+};
+const DRAIN = "SELECT 'drained'";
 
 /** Rows of a query with parameters, as objects (see queryText). */
 export const queryRows = async <T>(

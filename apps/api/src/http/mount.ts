@@ -6,6 +6,7 @@ import { docsRoutes } from "../routes/docs.ts";
 import { etherscanRoutes } from "../routes/etherscan.ts";
 import { evmRoutes } from "../routes/evm.ts";
 import { ROUTE_SPECS } from "../routes/specs.ts";
+import { sqlRoutes } from "../routes/sql.ts";
 import { statSearchRoutes } from "../routes/stat-search.ts";
 import { verifyRoutes } from "../routes/verify.ts";
 import type { Handler } from "./settings.ts";
@@ -20,4 +21,5 @@ export const mountRoutes = (router: Router, run: (h: Handler) => RouterMiddlewar
   accountRoutes(router, run);
   statSearchRoutes(router, run);
   evmRoutes(router, run);
+  sqlRoutes(router, run);
 };

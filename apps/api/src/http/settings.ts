@@ -2,6 +2,8 @@ import { SettingError } from "@explorer/service";
 import { Context, type Effect, type ManagedRuntime, Option, Redacted } from "effect";
 import type Koa from "koa";
 import type { Db } from "../db.ts";
+import type { SqlPolicy } from "../endpoints/sql/access.ts";
+import type { SqlEngine } from "../endpoints/sql/engine.ts";
 import type { ReadModel } from "../read-model/read-model.ts";
 import type { Verification } from "../verification/service.ts";
 import type { ApiError } from "./errors.ts";
@@ -22,6 +24,9 @@ export interface ApiSettings {
    * directory of this API's own; none: every lookup reads the store.
    */
   readonly recordCacheDir?: string;
+  /** The SQL endpoint's policy (SQL_* settings), and the engine it runs on (none: no SQL). */
+  readonly sql?: SqlPolicy;
+  readonly sqlEngine?: SqlEngine;
 }
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
@@ -29,6 +34,23 @@ export class Settings extends Context.Service<Settings, ApiSettings>()("api/Sett
 export type Services = Db | ReadModel | Settings | Verification;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
+
+/** Scopes a key may be given, after its limit: `sql` (`key:600:sql`). */
+const SCOPES = /^sql$/;
+
+/** The keys of API_KEYS given `scope` (`key:limit:sql`, or `key::sql` with the default limit). */
+export const keysWithScope = (
+  value: Option.Option<Redacted.Redacted<string>>,
+  scope: "sql",
+): Set<string> => {
+  const out = new Set<string>();
+  if (Option.isNone(value)) return out;
+  for (const part of Redacted.value(value.value).split(",")) {
+    const [key, , scopes] = part.trim().split(":");
+    if (key && scopes?.split("+").includes(scope)) out.add(key);
+  }
+  return out;
+};
 
 /**
  * Parses `key:limit,key:limit` (a bare key gets the anonymous limit × 10). A limit that is not a
@@ -47,11 +69,15 @@ export const parseApiKeys = (
   Redacted.value(value.value)
     .split(",")
     .forEach((part, i) => {
-      const [key, limit, ...rest] = part.trim().split(":");
+      const [key, limit, scopes, ...rest] = part.trim().split(":");
       if (!key) return;
-      if (rest.length || (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit)))
+      if (
+        rest.length ||
+        (limit !== undefined && !/^[1-9]\d{0,9}$/.test(limit) && !(limit === "" && scopes)) ||
+        (scopes !== undefined && !SCOPES.test(scopes))
+      )
         throw new SettingError(
-          `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit`,
+          `API_KEYS: entry ${i + 1} is not key:requestsPerMinute with a positive integer limit, then scopes if any (key:600:sql)`,
         );
       out.set(key, limit ? Number(limit) : anonymous * 10);
     });

@@ -1,6 +1,7 @@
 import { ETHERSCAN_ENDPOINTS } from "../endpoints/etherscan/index.ts";
 import { eventLogs } from "../endpoints/event-logs.ts";
 import { search } from "../endpoints/search.ts";
+import { SQL_ENDPOINTS } from "../endpoints/sql/sql.ts";
 import { stat } from "../endpoints/stat.ts";
 import type { RouteSpec } from "../http/spec.ts";
 import { ACCOUNT_ENDPOINTS } from "./accounts.ts";
@@ -18,6 +19,7 @@ export const ENDPOINTS = [
   ...EVM_ENDPOINTS,
   ...VERIFY_ENDPOINTS,
   ...ETHERSCAN_ENDPOINTS,
+  ...SQL_ENDPOINTS,
 ];
 
 /** Every route of the REST API with its parameters: validates requests, generates /openapi.json. */

@@ -20,9 +20,14 @@ const WHERE = "command line";
 /**
  * Parses the flags after the command (node:util's parseArgs splits them): `--flag value`,
  * `--flag=value`, `--flag`, `--flag true|false` and `--no-flag` for booleans, `--config <file>`,
- * `--help`/`-h`. Unknown flags, stray words and missing values are errors.
+ * `--help`/`-h`. `positional`: the setting a command's one bare word gives (`explorer sql "…"`).
+ * Unknown flags, other stray words and missing values are errors.
  */
-export const parseArgs = (argv: readonly string[], options: readonly Option[]): ParsedArgs => {
+export const parseArgs = (
+  argv: readonly string[],
+  options: readonly Option[],
+  positional?: Option,
+): ParsedArgs => {
   const byFlag = new Map(options.map((o) => [o.flag, o]));
   const { tokens } = tokenize({
     args: [...argv],
@@ -49,6 +54,10 @@ export const parseArgs = (argv: readonly string[], options: readonly Option[]): 
     if (t.kind === "positional") {
       if (after && isBoolText(t.value)) {
         flags[after.key] = { text: t.value, where: WHERE };
+        continue;
+      }
+      if (positional && !(positional.key in flags)) {
+        flags[positional.key] = { text: t.value, where: WHERE };
         continue;
       }
       throw new UsageError(`unexpected argument "${t.value}" (options start with --)`);

@@ -1,4 +1,5 @@
 import type { Settings } from "@explorer/service";
+import type { SettingKey } from "@explorer/service/settings";
 import type { Effect } from "effect";
 import {
   apiOptions,
@@ -9,6 +10,7 @@ import {
   projectOptions,
   recordOptions,
   reindexOptions,
+  sqlOptions,
   startOptions,
 } from "./options.ts";
 
@@ -18,6 +20,8 @@ export interface Command {
   /** Longer explanation shown by `explorer <command> --help`. */
   readonly details: string;
   readonly options: readonly Option[];
+  /** The setting the command's one bare word gives (one of its options). */
+  readonly positional?: SettingKey;
   /** The program, loaded only when the command runs (so `--help` answers at once). */
   readonly load: () => Promise<Effect.Effect<unknown, unknown, Settings>>;
 }
@@ -80,5 +84,14 @@ export const COMMANDS: readonly Command[] = [
       "Ingests heights --start-height … --stop-height (default: the node's head when recording starts) into a fresh embedded log and writes it to --out. Serve it with `explorer start` after copying it to samples/reference-chain/log.dat, or into <data-dir>/log/log.dat.",
     options: withCommon(recordOptions),
     load: async () => (await import("./record.ts")).recordProgram,
+  },
+  {
+    name: "sql",
+    summary: 'run one read-only SQL query: explorer sql "SELECT … FROM explorer.blocks"',
+    details:
+      "Against a running service (--api http://127.0.0.1:3000, with --api-key for a key with the sql scope), or straight on --store when no process holds it. The same sandbox and limits as /api/1.0/sql (docs/sql.md). --output table (default), csv or json.",
+    options: withCommon(sqlOptions),
+    positional: "sqlQuery",
+    load: async () => (await import("./sql.ts")).sqlProgram,
   },
 ];

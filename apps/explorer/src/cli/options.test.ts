@@ -19,6 +19,7 @@ const slicesOf: Record<string, readonly Effect.Effect<unknown, unknown, Settings
   migrate: [ProjectorConfig],
   api: [ApiConfig],
   record: [NodeConfig, IngestConfig, MetadataConfig],
+  sql: [Settings],
 };
 
 const read = (slices: readonly Effect.Effect<unknown, unknown, Settings>[], env: object) =>

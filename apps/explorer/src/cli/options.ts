@@ -56,6 +56,13 @@ const restApi = take(
   "trustedProxies",
   "recordCacheDir",
   "streamConnectionsPerIp",
+  "sqlAnonymous",
+  "sqlPerMinute",
+  "sqlMaxConcurrent",
+  "sqlMaxExecutionS",
+  "sqlMaxResultRows",
+  "sqlMaxRowsToRead",
+  "sqlMaxMemoryMb",
 );
 
 const admin = take("metricsPort", "metricsHost");
@@ -142,3 +149,8 @@ export const recordOptions: readonly Option[] = take(
   "recordOut",
   "metadataAllowPrivate",
 );
+
+export const sqlOptions: readonly Option[] = [
+  ...take("sqlQuery", "sqlOutput", "sqlApi", "sqlApiKey", "storeUrl", "storeDb"),
+  ...take("sqlMaxExecutionS", "sqlMaxResultRows", "sqlMaxRowsToRead", "sqlMaxMemoryMb"),
+];

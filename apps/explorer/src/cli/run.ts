@@ -25,7 +25,11 @@ export const resolveInvocation = (
     throw new UsageError(
       `unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
     );
-  const args = parseArgs(rest, command.options);
+  const args = parseArgs(
+    rest,
+    command.options,
+    command.options.find((o) => o.key === command.positional),
+  );
   if (args.help) return { kind: "help", text: commandHelp(command) };
   const { file, json } = readConfigFile(args.config ?? env.EXPLORER_CONFIG);
   const fromFile =

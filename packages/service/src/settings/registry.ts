@@ -105,7 +105,7 @@ export const SETTINGS = {
     value: "<n>",
   }),
   apiKeys: secret("api-keys", "API_KEYS", {
-    help: "API keys as key:requestsPerMinute pairs (Authorization: Bearer <key>, or Basic with the key as password)",
+    help: "API keys as key:requestsPerMinute pairs, each with scopes after a third colon (key:600:sql: may use /api/1.0/sql) (Authorization: Bearer <key>, or Basic with the key as password)",
     value: "<list>",
   }),
   maxBodyBytes: int("max-body-bytes", "API_MAX_BODY_BYTES", 1024 * 1024, {
@@ -119,6 +119,49 @@ export const SETTINGS = {
   recordCacheDir: str("record-cache", "RECORD_CACHE_DIR", "", {
     help: "where the API keeps transactions and blocks for point lookups (default: api-records beside the chDB directory; for a ClickHouse server, one under ~/.cache/cosmos-evm-explorer/api-records; off: none)",
     value: "<dir>",
+  }),
+  // SQL for data teams (/api/1.0/sql, docs/sql.md).
+  sqlAnonymous: choice("sql-anonymous", "SQL_ANONYMOUS", ["auto", "on", "off"], "auto", {
+    help: "/api/1.0/sql without a key with the sql scope: auto (loopback clients, when the API listens on loopback only), on (anyone), off (no one)",
+  }),
+  sqlPerMinute: int("sql-queries-per-minute", "SQL_QUERIES_PER_MINUTE", 30, {
+    help: "SQL queries per minute per key with the sql scope (anonymous: per IP)",
+    value: "<n>",
+  }),
+  sqlMaxConcurrent: int("sql-max-concurrent", "SQL_MAX_CONCURRENT", 2, {
+    help: "SQL queries running at once, all clients together (more: 429)",
+    value: "<n>",
+  }),
+  sqlMaxExecutionS: int("sql-max-execution-s", "SQL_MAX_EXECUTION_S", 30, {
+    help: "seconds a SQL query may run (past it: 408)",
+    value: "<n>",
+  }),
+  sqlMaxResultRows: int("sql-max-result-rows", "SQL_MAX_RESULT_ROWS", 1_000_000, {
+    help: "rows a SQL answer may hold (more: 429)",
+    value: "<n>",
+  }),
+  sqlMaxRowsToRead: int("sql-max-rows-to-read", "SQL_MAX_ROWS_TO_READ", 1_000_000_000, {
+    help: "rows a SQL query may read (more: 429)",
+    value: "<n>",
+  }),
+  sqlMaxMemoryMb: int("sql-max-memory-mb", "SQL_MAX_MEMORY_MB", 1024, {
+    help: "memory of one SQL query, in MiB (more: 429)",
+    value: "<n>",
+  }),
+  sqlQuery: str("query", "SQL_QUERY", "", {
+    help: "the query of `explorer sql` (also its bare argument)",
+    value: "<sql>",
+  }),
+  sqlOutput: choice("output", "SQL_OUTPUT", ["table", "csv", "json"], "table", {
+    help: "how `explorer sql` prints the answer",
+  }),
+  sqlApi: optional("api", "EXPLORER_API_URL", {
+    help: "a running service for `explorer sql` (http://127.0.0.1:3000); empty: straight on --store, which no process may hold",
+    value: "<url>",
+  }),
+  sqlApiKey: secret("api-key", "EXPLORER_API_KEY", {
+    help: "the API key `explorer sql` sends (one with the sql scope)",
+    value: "<key>",
   }),
   streamConnectionsPerIp: int("stream-connections-per-ip", "STREAM_MAX_CONNECTIONS_PER_IP", 100, {
     help: "stream connections open at once from one IP (0: no cap; behind a proxy every client shares its IP)",
