@@ -3,42 +3,60 @@ import type { DbShape } from "../../db.ts";
 import type { Source } from "./charts.ts";
 import type { Day } from "./series.ts";
 
-/** Per UTC day of block time: blocks, their first and last time, gas and size (sql/015). */
-const BLOCK_DAYS = `SELECT day, count() AS blocks, toUnixTimestamp64Milli(min(time)) AS first_ms,
-  toUnixTimestamp64Milli(max(time)) AS last_ms, sum(gas_used) AS gas_used,
-  sum(gas_limit) AS gas_limit, sum(size) AS size
+/**
+ * Per UTC day of block time: blocks, their first and last time, gas, size, and the fees the EVM
+ * transactions paid (sql/015).
+ */
+const BLOCK_DAYS = `SELECT toDate(time) AS day, count() AS blocks,
+  toUnixTimestamp64Milli(min(time)) AS first_ms, toUnixTimestamp64Milli(max(time)) AS last_ms,
+  sum(gas_used) AS gas_used, sum(gas_limit) AS gas_limit, sum(size) AS size, sum(evm_fee) AS evm_fee
 FROM {db}.block_stats FINAL WHERE height <= {projected} GROUP BY day`;
 
-/**
- * Transactions of the projected heights `where` allows, each with its fee paid in `denom`. An EVM
- * transaction's fee (auth_info) is gas_wanted × its price; it pays gas_used × that price, the rest
- * refunded.
- */
-const txRows = (where: string) => `SELECT day, is_evm, code, messages,
-  if(is_evm = 1 AND gas_wanted > 0, intDiv(offered * gas_used, gas_wanted), offered) AS fee
-FROM (SELECT day, is_evm, code, messages, gas_used, gas_wanted,
-  arraySum(arrayFilter((a, d) -> d = {denom:String}, fee_amounts, fee_denoms)) AS offered
-  FROM {db}.tx_stats FINAL WHERE height <= {projected} AND ${where})`;
+/** The fee a Cosmos transaction paid in `denom` (its auth_info fee: nothing is refunded). */
+const COSMOS_FEE = `if(is_evm = 1, 0, arraySum(arrayFilter((a, d) -> d = {denom:String}, fee_amounts, fee_denoms)))`;
 
-/** Per day: transactions, EVM and Cosmos ones, successful ones, messages, fees paid. */
-const TX_DAYS = `SELECT day, count() AS txs, countIf(is_evm = 1) AS evm_txs,
+/** Per day: transactions, EVM and Cosmos ones, successful ones, messages, Cosmos fees. */
+const TX_DAYS = `SELECT toDate(time) AS day, count() AS txs, countIf(is_evm = 1) AS evm_txs,
   countIf(is_evm = 0) AS cosmos_txs, countIf(code = 0) AS success, sum(messages) AS messages,
-  sum(fee) AS fee
-FROM (${txRows("1")}) GROUP BY day`;
+  sum(${COSMOS_FEE}) AS cosmos_fee
+FROM {db}.tx_stats FINAL WHERE height <= {projected} GROUP BY day`;
 
-/** Transactions and fees of the blocks of the 24 hours up to the last projected block's time. */
-const LAST_24H = `SELECT toString(count()) AS txs, toString(sum(fee)) AS fee FROM (${txRows(`height >=
-  (SELECT min(height) FROM {db}.block_stats FINAL WHERE height <= {projected} AND time >
-    (SELECT max(time) FROM {db}.block_stats FINAL WHERE height <= {projected}) - INTERVAL 24 HOUR)`)})`;
+/** The first height of the 24 hours up to the last projected block's time. */
+const FROM_24H = `(SELECT min(height) FROM {db}.block_stats FINAL WHERE height <= {projected} AND time >
+  (SELECT max(time) FROM {db}.block_stats FINAL WHERE height <= {projected}) - INTERVAL 24 HOUR)`;
 
-const PARTS: Record<Source, readonly string[]> = {
-  blocks: ["blocks", "first_ms", "last_ms", "gas_used", "gas_limit", "size"],
-  txs: ["blocks", "txs", "evm_txs", "cosmos_txs", "success", "messages", "fee"],
+/** Transactions and fees paid in those 24 hours. */
+const LAST_24H = `SELECT
+  toString((SELECT count() FROM {db}.tx_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS txs,
+  toString((SELECT sum(${COSMOS_FEE}) FROM {db}.tx_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})
+    + (SELECT sum(evm_fee) FROM {db}.block_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS fee`;
+
+/** The parts of each source, as daysOf gives them (the `fee` of a day: Cosmos and EVM fees). */
+const PARTS: Record<Source, Readonly<Record<string, string>>> = {
+  blocks: {
+    blocks: "blocks",
+    first_ms: "first_ms",
+    last_ms: "last_ms",
+    gas_used: "gas_used",
+    gas_limit: "gas_limit",
+    size: "size",
+  },
+  txs: {
+    blocks: "blocks",
+    txs: "txs",
+    evm_txs: "evm_txs",
+    cosmos_txs: "cosmos_txs",
+    success: "success",
+    messages: "messages",
+    fee: "evm_fee + cosmos_fee",
+  },
 };
 
 /** The SQL of a source's days: every day with a block, in order, its parts as decimal text. */
 const sqlOf = (source: Source): string => {
-  const cols = PARTS[source].map((p) => `toString(${p}) AS ${p}`).join(", ");
+  const cols = Object.entries(PARTS[source])
+    .map(([p, sql]) => `toString(${sql}) AS ${p}`)
+    .join(", ");
   return source === "blocks"
     ? `SELECT toString(day) AS day, ${cols} FROM (${BLOCK_DAYS}) ORDER BY day`
     : `SELECT toString(day) AS day, ${cols}
@@ -52,7 +70,7 @@ export const daysOf = (db: DbShape, source: Source, denom: string) =>
     rows.map(
       (r): Day => ({
         day: r.day!,
-        parts: Object.fromEntries(PARTS[source].map((p) => [p, BigInt(r[p] ?? "0")])),
+        parts: Object.fromEntries(Object.keys(PARTS[source]).map((p) => [p, BigInt(r[p] ?? "0")])),
       }),
     ),
   );
