@@ -8,10 +8,11 @@ export interface BlockStatsRow {
   time: string;
   txs: number;
   evm_txs: number;
-  gas_used: bigint;
-  gas_limit: bigint;
-  size: bigint;
-  evm_fee: bigint;
+  /** Decimal strings (rows travel as JSON too). */
+  gas_used: string;
+  gas_limit: string;
+  size: string;
+  evm_fee: string;
 }
 
 const big = (hex: Json | undefined): bigint => {
@@ -33,13 +34,12 @@ export const projectAnalytics = (raw: LightBlock): { block_stats: BlockStatsRow[
         time: chTime(blockTime(raw)),
         txs: txHashesOf(raw).length,
         evm_txs: raw.evm.receipts.length,
-        gas_used: big(evm?.gasUsed),
-        gas_limit: big(evm?.gasLimit),
-        size: big(evm?.size),
-        evm_fee: raw.evm.receipts.reduce(
-          (s, r) => s + big(obj(r).gasUsed) * big(obj(r).effectiveGasPrice),
-          0n,
-        ),
+        gas_used: big(evm?.gasUsed).toString(),
+        gas_limit: big(evm?.gasLimit).toString(),
+        size: big(evm?.size).toString(),
+        evm_fee: raw.evm.receipts
+          .reduce((s, r) => s + big(obj(r).gasUsed) * big(obj(r).effectiveGasPrice), 0n)
+          .toString(),
       },
     ],
   };
