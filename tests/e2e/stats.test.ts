@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fromBase64 } from "@cosmjs/encoding";
 import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
@@ -250,5 +251,42 @@ describe("/stats/lines", () => {
     }
     const missing = await fetch(`${api}/stats/lines/noSuchChart`);
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("the stats service's own paths", () => {
+  it("answer /api/v1/counters, /api/v1/lines and /api/v1/lines/{id} as /stats does", async () => {
+    const root = api.replace(/\/api\/1\.0$/, "");
+    for (const [v1, ours] of [
+      ["/api/v1/counters", "/stats/counters"],
+      ["/api/v1/lines", "/stats/lines"],
+      ["/api/v1/lines/newTxns?resolution=WEEK", "/stats/lines/newTxns?resolution=WEEK"],
+    ] as const) {
+      const r = await fetch(`${root}${v1}`);
+      expect(r.status, v1).toBe(200);
+      expect(await r.json()).toEqual(await get(ours));
+    }
+    expect((await fetch(`${root}/api/v1/lines/noSuchChart`)).status).toBe(404);
+  });
+});
+
+describe("sql/README.md's analytics example", () => {
+  it("gives each day's transactions and fees as the node does", async () => {
+    const md = readFileSync(new URL("../../sql/README.md", import.meta.url), "utf8");
+    const sql = /### Analytics\n[\s\S]*?```sql\n([\s\S]*?)```/.exec(md)?.[1] ?? "";
+    const rows = await (
+      await store.ch.query({
+        query: sql.trim().replace(/;$/, ""),
+        format: "JSONEachRow",
+        clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
+      })
+    ).json<{ day: string; txs: string; fee: string }>();
+    expect(rows).toEqual(
+      days().map((d) => ({
+        day: d,
+        txs: String(txsOf(onDay(d)).length),
+        fee: sum(txsOf(onDay(d)), (t) => t.fee).toString(),
+      })),
+    );
   });
 });
