@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { fromBase64 } from "@cosmjs/encoding";
 import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
+import { TOPIC } from "@explorer/raw-block";
 import { AuthInfo, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { apiReader } from "../lib/api-node.ts";
+import { apiReader, transfersOf } from "../lib/api-node.ts";
 import { cometGet, mapLimit } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
@@ -88,6 +89,8 @@ const expectRatio = (value: string, num: bigint, den: bigint, what: string) => {
 let store: ScenarioStore;
 let api: string;
 let blocks: NodeBlock[];
+/** Token transfer items by height, from the node's logs (eth_getLogs). */
+const transfersAt = new Map<number, number>();
 const { get } = apiReader(() => api);
 
 beforeAll(async () => {
@@ -103,6 +106,17 @@ beforeAll(async () => {
     (_, i) => lowest.height + i,
   );
   blocks = await mapLimit(heights, 8, readBlock);
+  const logs = await provider.getLogs({
+    fromBlock: lowest.height,
+    toBlock: st.totalBlocks,
+    topics: [[TOPIC.transfer, TOPIC.transferSingle, TOPIC.transferBatch]],
+  });
+  for (const l of logs) {
+    const ok =
+      l.topics[0] === TOPIC.transfer ? [3, 4].includes(l.topics.length) : l.topics.length === 4;
+    if (ok)
+      transfersAt.set(l.blockNumber, (transfersAt.get(l.blockNumber) ?? 0) + transfersOf(l).length);
+  }
 }, 300_000);
 
 afterAll(async () => store?.close());
@@ -160,6 +174,7 @@ describe("/stats/lines", () => {
     txnsFee: (bs) => sum(txsOf(bs), (t) => t.fee),
     averageTxnFee: (bs) => [sum(txsOf(bs), (t) => t.fee), BigInt(txsOf(bs).length)],
     newBlocks: (bs) => BigInt(bs.length),
+    newTokenTransfers: (bs) => sum(bs, (b) => transfersAt.get(b.height) ?? 0),
     averageBlockTime: (bs) => {
       const { ms, n } = intervals(bs);
       return [ms, n * 1000n];
@@ -188,7 +203,8 @@ describe("/stats/lines", () => {
       }
   });
 
-  it("answers every chart by day as the node's blocks, results and receipts give it", async () => {
+  it("answers every chart by day as the node's blocks, results, receipts and logs give it", async () => {
+    expect([...transfersAt.values()].length).toBeGreaterThan(0);
     for (const [id, of] of Object.entries(daily)) {
       const body = await get(`/stats/lines/${id}`);
       expect(body.info.id).toBe(id);

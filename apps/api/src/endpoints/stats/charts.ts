@@ -2,7 +2,7 @@ import { RESOLUTIONS } from "./periods.ts";
 import type { Measure } from "./series.ts";
 
 /** Which analytics table a chart's parts come from (daily.ts reads each). */
-export type Source = "blocks" | "txs";
+export type Source = "blocks" | "txs" | "transfers";
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -41,6 +41,7 @@ const from =
   });
 const blocks = from("blocks");
 const txs = from("txs");
+const transfers = from("transfers");
 
 /** Every chart served, by section, in the order `/stats/lines` lists them (docs/analytics.md). */
 export const SECTIONS: readonly Section[] = [
@@ -78,6 +79,19 @@ export const SECTIONS: readonly Section[] = [
         num: "fee",
         den: "txs",
       }),
+    ],
+  },
+  {
+    id: "tokens",
+    title: "Tokens",
+    charts: [
+      transfers(
+        "newTokenTransfers",
+        "New token transfers",
+        "CFC-20 and CFC-721 transfers and ERC-1155 transfer items",
+        null,
+        { kind: "count", part: "transfers" },
+      ),
     ],
   },
   {

@@ -21,6 +21,16 @@ const TX_DAYS = `SELECT toDate(time) AS day, count() AS txs, countIf(is_evm = 1)
   sum(${COSMOS_FEE}) AS cosmos_fee
 FROM {db}.tx_stats FINAL WHERE height <= {projected} GROUP BY day`;
 
+/** Per day: token transfers (an ERC-1155 batch counts each of its items), as `token_transfers` holds them. */
+const TRANSFER_DAYS = `SELECT toDate(time) AS day, count() AS transfers
+FROM {db}.token_transfers FINAL WHERE block_number <= {projected} GROUP BY day`;
+
+/** Each source's days beside the blocks' (every day with a block is a day of every chart). */
+const JOINED: Readonly<Record<Exclude<Source, "blocks">, string>> = {
+  txs: TX_DAYS,
+  transfers: TRANSFER_DAYS,
+};
+
 /** The first height of the 24 hours up to the last projected block's time. */
 const FROM_24H = `(SELECT min(height) FROM {db}.block_stats FINAL WHERE height <= {projected} AND time >
   (SELECT max(time) FROM {db}.block_stats FINAL WHERE height <= {projected}) - INTERVAL 24 HOUR)`;
@@ -50,6 +60,7 @@ const PARTS: Record<Source, Readonly<Record<string, string>>> = {
     messages: "messages",
     fee: "evm_fee + cosmos_fee",
   },
+  transfers: { blocks: "blocks", transfers: "transfers" },
 };
 
 /** The SQL of a source's days: every day with a block, in order, its parts as decimal text. */
@@ -60,7 +71,7 @@ const sqlOf = (source: Source): string => {
   return source === "blocks"
     ? `SELECT toString(day) AS day, ${cols} FROM (${BLOCK_DAYS}) ORDER BY day`
     : `SELECT toString(day) AS day, ${cols}
-FROM (${BLOCK_DAYS}) AS b LEFT JOIN (${TX_DAYS}) AS t USING day ORDER BY day
+FROM (${BLOCK_DAYS}) AS b LEFT JOIN (${JOINED[source]}) AS t USING day ORDER BY day
 SETTINGS join_use_nulls = 0`;
 };
 
