@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { BadRequest, NotFound } from "../../http/errors.ts";
+import { NotFound } from "../../http/errors.ts";
 import { item } from "../endpoint.ts";
 import { path, query, queryOneOf } from "../param.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
@@ -26,9 +26,8 @@ export const statsLine = item(
     Effect.gen(function* () {
       const chart = CHARTS.get(params.id);
       if (!chart) return yield* Effect.fail(new NotFound({ message: `no chart ${params.id}` }));
+      // `from` after `to` is an empty range: no points
       const { from, to } = params;
-      if (from !== undefined && to !== undefined && from > to)
-        return yield* Effect.fail(new BadRequest({ message: "from must not be after to" }));
       const denom = nativeDenom(settings);
       const days = yield* daysOf(db, chart.source, denom);
       const resolution = params.resolution ?? "DAY";
