@@ -62,6 +62,21 @@ CREATE TABLE {db}.block_records
 ENGINE = EmbeddedRocksDB
 PRIMARY KEY key;
 
+CREATE TABLE {db}.block_stats
+(
+    `height` UInt64,
+    `time` DateTime64(3, 'UTC'),
+    `txs` UInt32 COMMENT 'transactions in the block',
+    `evm_txs` UInt32 COMMENT 'EVM transactions (receipts) in the block',
+    `gas_used` UInt64 COMMENT 'the EVM block\'s gasUsed',
+    `gas_limit` UInt64 COMMENT 'the EVM block\'s gasLimit',
+    `size` UInt64 COMMENT 'the EVM block\'s size, bytes',
+    `evm_fee` UInt256 COMMENT 'fees the EVM transactions paid: receipts\' gasUsed × effectiveGasPrice'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY height
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.blocks
 (
     `height` UInt64,
@@ -298,6 +313,21 @@ CREATE TABLE {db}.tx_records
 ENGINE = EmbeddedRocksDB
 PRIMARY KEY key;
 
+CREATE TABLE {db}.tx_stats
+(
+    `height` UInt64,
+    `idx` UInt32,
+    `time` DateTime64(3, 'UTC') COMMENT 'the block time',
+    `code` UInt32 COMMENT 'as the record: 0 success',
+    `is_evm` UInt8,
+    `messages` UInt32 COMMENT 'messages in the body (an authz MsgExec is one)',
+    `fee_denoms` Array(String) COMMENT 'auth_info.fee.amount, denoms',
+    `fee_amounts` Array(UInt256) COMMENT 'auth_info.fee.amount, amounts: what a Cosmos tx paid'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (height, idx)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.txs
 (
     `height` UInt64,
@@ -475,6 +505,28 @@ CREATE MATERIALIZED VIEW {db}.tx_records_mv TO {db}.tx_records
 AS SELECT
     concat(leftPad(toString(height), 12, '0'), leftPad(toString(idx), 7, '0')) AS key,
     record
+FROM {db}.txs;
+
+CREATE MATERIALIZED VIEW {db}.tx_stats_mv TO {db}.tx_stats
+(
+    `height` UInt64,
+    `idx` UInt32,
+    `time` DateTime64(3, 'UTC'),
+    `code` UInt32,
+    `is_evm` UInt8,
+    `messages` UInt64,
+    `fee_denoms` Array(String),
+    `fee_amounts` Array(UInt256)
+)
+AS SELECT
+    height,
+    idx,
+    time,
+    code,
+    is_evm,
+    JSONLength(record, 'body', 'messages') AS messages,
+    arrayMap(c -> JSONExtractString(c, 'denom'), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_denoms,
+    arrayMap(c -> toUInt256OrZero(JSONExtractString(c, 'amount')), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_amounts
 FROM {db}.txs;
 
 CREATE TABLE explorer_meta.current_set

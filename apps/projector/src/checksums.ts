@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { KEY_VALUE_TABLES } from "@explorer/store";
+import { ANALYTICS_TABLES, KEY_VALUE_TABLES } from "@explorer/store";
 import { TABLES } from "./writer.ts";
 
 /**
@@ -13,7 +13,7 @@ export const checksums = async (
 ): Promise<Record<string, { rows: string; sum: string }>> => {
   const out: Record<string, { rows: string; sum: string }> = {};
   // the key-value tables hold one row per key: no FINAL there (nor any to apply)
-  const tables = [...TABLES, "progress"].map((t) => [t, " FINAL"] as const);
+  const tables = [...TABLES, ...ANALYTICS_TABLES, "progress"].map((t) => [t, " FINAL"] as const);
   for (const [t, final] of [...tables, ...KEY_VALUE_TABLES.map((t) => [t, ""] as const)]) {
     const rs = await ch.query({
       query: `SELECT toString(count()) AS rows, toString(sum(cityHash64(*))) AS sum FROM ${db}.${t}${final}`,

@@ -35,6 +35,7 @@ export const TABLES = [
   "verified_contracts",
   "internal_txs",
   "internal_tx_lookup",
+  "block_stats",
 ] as const;
 
 export interface Progress {

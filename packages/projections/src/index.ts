@@ -1,5 +1,6 @@
 import type { MetadataRecordV1, VerificationRecordV1 } from "@explorer/raw-block";
 import { projectAccounts } from "./accounts.ts";
+import { projectAnalytics } from "./analytics.ts";
 import type { BlockInput } from "./block-input.ts";
 import { projectBlock } from "./blocks.ts";
 import { projectChainState } from "./chain-state.ts";
@@ -34,6 +35,7 @@ export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows
     ...projectTokenState(raw),
     ...projectInternalTxs(input),
     ...projectTokenMeta(raw),
+    ...projectAnalytics(raw),
   };
 };
 
@@ -42,6 +44,7 @@ export const projectMetadataRecord = (m: MetadataRecordV1): Rows => projectMetad
 export const projectVerificationRecord = (v: VerificationRecordV1): Rows => projectVerification(v);
 
 export * from "./accounts.ts";
+export * from "./analytics.ts";
 export * from "./block-input.ts";
 export * from "./blocks.ts";
 export * from "./context.ts";

@@ -53,6 +53,9 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
 /** Key-value tables (EmbeddedRocksDB: one row per key, no FINAL) that get a view too. */
 export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
 
+/** Analytics tables ClickHouse fills from `txs` (sql/015): a view with FINAL each. */
+export const ANALYTICS_TABLES = ["tx_stats"] as const;
+
 /**
  * Views `<base>.<table>` over the current set, for SQL users: `tables` (the projector's, every
  * one a Replacing- or AggregatingMergeTree) and `progress` read with FINAL inside the view, so a
@@ -71,7 +74,7 @@ export const repointViews = async (
     ch.command({
       query: `CREATE OR REPLACE VIEW ${base}.${t} AS SELECT * FROM ${setDb(base, set)}.${t}${final ? " FINAL" : ""}`,
     });
-  for (const t of [...tables, "progress"]) await view(t, true);
+  for (const t of [...tables, ...ANALYTICS_TABLES, "progress"]) await view(t, true);
   for (const t of KEY_VALUE_TABLES) await view(t, false);
 };
 

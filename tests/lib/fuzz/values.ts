@@ -117,6 +117,10 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
         fc.stringMatching(/^\/?[A-Za-z0-9_]{1,20}(\.[A-Za-z0-9_]{1,20}){1,3}$/),
       ),
     enum: () => anyCase(fc.constantFrom(...s.values!)),
+    date: () =>
+      fc
+        .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
     enumList: () =>
       listOf(
         fc.oneof(
@@ -232,6 +236,7 @@ export const invalidValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | 
     messageType: () =>
       fc.oneof(withAlien, fc.constantFrom("MsgSend", "/MsgSend", ".", "/", "a..b", "a.", ".a")),
     enum: () => fc.oneof(withAlien, fc.constantFrom("CFC20", "ERC-20", "BONDED ", "x")),
+    date: () => fc.oneof(withAlien, fc.constantFrom("2026-02-30", "2026-1-01", "20260101", "x")),
     enumList: () => listWrong(withAlien),
   };
   return kinds[s.kind]();

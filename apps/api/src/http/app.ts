@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import Router, { type RouterMiddleware } from "@koa/router";
 import { Effect } from "effect";
 import { Db } from "../db.ts";
+import { statsV1Url } from "../endpoints/stats/v1-paths.ts";
 import { ReadModel } from "../read-model/read-model.ts";
 import { makeAdmission } from "./admission.ts";
 import { answerClientErrors } from "./client-errors.ts";
@@ -37,7 +38,7 @@ export const makeApp = (
   const admission = makeAdmission(settings.rateLimitPerMinute, settings.apiKeys);
   const router = new Router({ prefix: "/api/1.0" });
   register(router, runHandler(runtime, settings.prefix, routes, db, reads));
-  const handle = frontDoor({
+  const door = frontDoor({
     maxBodyBytes: settings.maxBodyBytes,
     trustedProxies: settings.trustedProxies,
     admission,
@@ -47,6 +48,11 @@ export const makeApp = (
     probes: new Set(probes.keys()),
     routed: routedPath(router, routes, probes),
   });
+  // Blockscout stats' own paths (/api/v1/counters, /api/v1/lines…) answer as /api/1.0/stats/….
+  const handle: typeof door = (req, res) => {
+    if (req.url?.startsWith("/api/v1/")) req.url = statsV1Url(req.url);
+    return door(req, res);
+  };
   /** The request listener for a node:http server. */
   const callback = () => handle;
   /** A server answering with the app, listening (as node:http's `listen` takes its arguments). */

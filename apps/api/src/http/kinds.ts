@@ -17,6 +17,16 @@ import {
 /** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
 export const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
 
+/** A UTC day: YYYY-MM-DD. */
+export const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/** A day as YYYY-MM-DD, or a BadRequest naming the parameter (a day that does not exist too). */
+const day = (v: string, name: string): string => {
+  if (!DAY.test(v) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v)
+    throw new BadRequest({ message: `${name} must be a day as YYYY-MM-DD` });
+  return v;
+};
+
 /** An account in both forms (lowercase 0x, bech32). */
 export type AccountForms = ReturnType<typeof accountForms>;
 /** A Cosmos (uppercase) or EVM (lowercase 0x) transaction hash. */
@@ -40,6 +50,7 @@ export interface KindValues {
   tokenIds: readonly string[];
   messageType: string;
   enum: string;
+  date: string;
   enumList: readonly string[];
 }
 
@@ -124,5 +135,7 @@ export const readKind = (
     }
     case "enumList":
       return many((v) => listed(s, v));
+    case "date":
+      return day(one(), s.name);
   }
 };

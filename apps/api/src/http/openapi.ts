@@ -1,4 +1,4 @@
-import { MESSAGE_TYPE } from "./kinds.ts";
+import { DAY, MESSAGE_TYPE } from "./kinds.ts";
 import { LIMIT_DEFAULT, LIMIT_MAX } from "./list.ts";
 import { INT_MAX } from "./params.ts";
 import type { ParamSpec, RouteSpec } from "./spec.ts";
@@ -51,6 +51,8 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
       };
     case "enum":
       return { type: "string", enum: s.values };
+    case "date":
+      return { type: "string", format: "date", pattern: DAY.source, example: "2026-01-31" };
     case "accounts":
     case "validators":
     case "txHashes":

@@ -3,6 +3,7 @@ import { eventLogs } from "../endpoints/event-logs.ts";
 import { search } from "../endpoints/search.ts";
 import { SQL_ENDPOINTS } from "../endpoints/sql/sql.ts";
 import { stat } from "../endpoints/stat.ts";
+import { STATS_ENDPOINTS } from "../endpoints/stats/index.ts";
 import type { RouteSpec } from "../http/spec.ts";
 import { ACCOUNT_ENDPOINTS } from "./accounts.ts";
 import { CHAIN_ENDPOINTS } from "./chain.ts";
@@ -14,6 +15,7 @@ export const ENDPOINTS = [
   ...CHAIN_ENDPOINTS,
   ...ACCOUNT_ENDPOINTS,
   stat,
+  ...STATS_ENDPOINTS,
   eventLogs,
   search,
   ...EVM_ENDPOINTS,

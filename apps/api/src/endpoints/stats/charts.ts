@@ -1,0 +1,146 @@
+import { RESOLUTIONS } from "./periods.ts";
+import type { Measure } from "./series.ts";
+
+/** Which analytics table a chart's parts come from (daily.ts reads each). */
+export type Source = "blocks" | "txs" | "transfers";
+
+/** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
+export interface Chart {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly units: string | null;
+  readonly source: Source;
+  readonly measure: Measure;
+}
+
+export interface Section {
+  readonly id: string;
+  readonly title: string;
+  readonly charts: readonly Chart[];
+}
+
+/** Stands for the native coin's denom in a chart's units (chartInfo writes the denom). */
+export const NATIVE = "<native>";
+
+const from =
+  (source: Source) =>
+  (
+    id: string,
+    title: string,
+    description: string,
+    units: string | null,
+    measure: Measure,
+  ): Chart => ({
+    id,
+    title,
+    description,
+    units,
+    source,
+    measure,
+  });
+const blocks = from("blocks");
+const txs = from("txs");
+const transfers = from("transfers");
+
+/** Every chart served, by section, in the order `/stats/lines` lists them (docs/analytics.md). */
+export const SECTIONS: readonly Section[] = [
+  {
+    id: "transactions",
+    title: "Transactions",
+    charts: [
+      txs("newTxns", "New transactions", "Transactions included per day (Cosmos and EVM)", null, {
+        kind: "count",
+        part: "txs",
+      }),
+      txs("newCosmosTxns", "New Cosmos transactions", "Transactions without an EVM message", null, {
+        kind: "count",
+        part: "cosmos_txs",
+      }),
+      txs("newEvmTxns", "New EVM transactions", "Transactions carrying an EVM message", null, {
+        kind: "count",
+        part: "evm_txs",
+      }),
+      txs("newMessages", "New messages", "Messages of the transactions included", null, {
+        kind: "count",
+        part: "messages",
+      }),
+      txs("txnsSuccessRate", "Transactions success rate", "Successful over all, 0 to 1", null, {
+        kind: "ratio",
+        num: "success",
+        den: "txs",
+      }),
+      txs("txnsFee", "Transactions fees", "Fees paid in the native coin, refunds netted", NATIVE, {
+        kind: "count",
+        part: "fee",
+      }),
+      txs("averageTxnFee", "Average transaction fee", "Fees paid over transactions", NATIVE, {
+        kind: "ratio",
+        num: "fee",
+        den: "txs",
+      }),
+    ],
+  },
+  {
+    id: "tokens",
+    title: "Tokens",
+    charts: [
+      transfers(
+        "newTokenTransfers",
+        "New token transfers",
+        "CFC-20 and CFC-721 transfers and ERC-1155 transfer items",
+        null,
+        { kind: "count", part: "transfers" },
+      ),
+    ],
+  },
+  {
+    id: "blocks",
+    title: "Blocks",
+    charts: [
+      blocks("newBlocks", "New blocks", "Blocks per day", null, { kind: "count", part: "blocks" }),
+      blocks("averageBlockTime", "Average block time", "Seconds between blocks", "s", {
+        kind: "interval",
+      }),
+      blocks("averageBlockSize", "Average block size", "The EVM block's size", "bytes", {
+        kind: "ratio",
+        num: "size",
+        den: "blocks",
+      }),
+      blocks("averageGasUsed", "Average gas used", "The EVM block's gasUsed", null, {
+        kind: "ratio",
+        num: "gas_used",
+        den: "blocks",
+      }),
+      blocks("averageGasLimit", "Average gas limit", "The EVM block's gasLimit", null, {
+        kind: "ratio",
+        num: "gas_limit",
+        den: "blocks",
+      }),
+      blocks("gasUsedGrowth", "Cumulative gas used", "Gas used by every block so far", null, {
+        kind: "growth",
+        part: "gas_used",
+      }),
+      blocks("networkUtilization", "Network utilization", "Gas used over gas limit", "%", {
+        kind: "ratio",
+        num: "gas_used",
+        den: "gas_limit",
+        times: 100n,
+      }),
+    ],
+  },
+];
+
+/** The charts by id. */
+export const CHARTS: ReadonlyMap<string, Chart> = new Map(
+  SECTIONS.flatMap((s) => s.charts.map((c) => [c.id, c] as const)),
+);
+
+/** A chart as `/stats/lines` lists it (and `info` of a line). */
+export const chartInfo = (c: Chart, denom: string) => ({
+  id: c.id,
+  title: c.title,
+  description: c.description,
+  units: c.units === NATIVE ? denom : c.units,
+  resolutions: RESOLUTIONS,
+});

@@ -1,0 +1,66 @@
+import { type Day, decimal } from "./series.ts";
+
+export interface Counter {
+  readonly id: string;
+  readonly value: string;
+  readonly title: string;
+  readonly units: string | null;
+  readonly description: string;
+}
+
+const sum = (days: readonly Day[], part: string): bigint =>
+  days.reduce((s, d) => s + (d.parts[part] ?? 0n), 0n);
+
+/**
+ * The counters from the days of each source (in order) and the last 24 hours' transactions and
+ * fees: pure, so that they are the sums of the same rows the charts read.
+ */
+export const countersOf = (
+  blocks: readonly Day[],
+  txs: readonly Day[],
+  recent: { readonly txs: bigint; readonly fee: bigint },
+  denom: string,
+): Counter[] => {
+  const n = sum(blocks, "blocks");
+  const first = blocks[0]?.parts.first_ms ?? 0n;
+  const last = blocks.at(-1)?.parts.last_ms ?? 0n;
+  const lastDay = blocks.at(-1)?.day;
+  const yesterday = lastDay
+    ? new Date(Date.parse(`${lastDay}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+    : undefined;
+  const c = (
+    id: string,
+    value: string,
+    title: string,
+    units: string | null,
+    description: string,
+  ): Counter => ({ id, value, title, units, description });
+  return [
+    c("totalBlocks", n.toString(), "Total blocks", null, "Blocks projected"),
+    c("totalTxns", sum(txs, "txs").toString(), "Total transactions", null, "Cosmos and EVM"),
+    c("completedTxns", sum(txs, "success").toString(), "Completed transactions", null, "Code 0"),
+    c(
+      "averageBlockTime",
+      n > 1n ? decimal(last - first, (n - 1n) * 1000n) : "0",
+      "Average block time",
+      "s",
+      "From the first projected block to the last, over the intervals between them",
+    ),
+    c(
+      "yesterdayTxns",
+      (txs.find((d) => d.day === yesterday)?.parts.txs ?? 0n).toString(),
+      "Yesterday transactions",
+      null,
+      "In the UTC day before the last block's",
+    ),
+    c("newTxns24h", recent.txs.toString(), "Transactions (24h)", null, "Up to the last block"),
+    c("txnsFee24h", recent.fee.toString(), "Transactions fees (24h)", denom, "Fees paid"),
+    c(
+      "averageTxnFee24h",
+      recent.txs > 0n ? decimal(recent.fee, recent.txs) : "0",
+      "Average transaction fee (24h)",
+      denom,
+      "Fees paid over transactions",
+    ),
+  ];
+};

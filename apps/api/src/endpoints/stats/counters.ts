@@ -1,0 +1,24 @@
+import { Effect } from "effect";
+import { item } from "../endpoint.ts";
+import { countersOf } from "./counter-values.ts";
+import { daysOf, last24h } from "./daily.ts";
+import { nativeDenom } from "./denom.ts";
+
+/** Blockscout stats' counters, current to the last projected block (docs/analytics.md). */
+export const statsCounters = item(
+  {
+    path: "/stats/counters",
+    summary: "Counters (Blockscout stats' shape), current to the last projected block",
+    tag: "stats",
+    params: {},
+    example: {},
+  },
+  ({ db, settings }) =>
+    Effect.gen(function* () {
+      const denom = nativeDenom(settings);
+      const blocks = yield* daysOf(db, "blocks", denom);
+      const txs = yield* daysOf(db, "txs", denom);
+      const recent = yield* last24h(db, denom);
+      return { counters: countersOf(blocks, txs, recent, denom) };
+    }),
+);

@@ -1,0 +1,39 @@
+import { Effect } from "effect";
+import { NotFound } from "../../http/errors.ts";
+import { item } from "../endpoint.ts";
+import { path, query, queryOneOf } from "../param.ts";
+import { CHARTS, chartInfo } from "./charts.ts";
+import { daysOf } from "./daily.ts";
+import { nativeDenom } from "./denom.ts";
+import { RESOLUTIONS } from "./periods.ts";
+import { series } from "./series.ts";
+
+/** One chart's points (Blockscout stats' shape), its last point current to the last block. */
+export const statsLine = item(
+  {
+    path: "/stats/lines/:id",
+    summary: "A chart's points by UTC day, week (from Monday), month or year",
+    tag: "stats",
+    params: {
+      id: path("string", "the chart's id, as /stats/lines lists it"),
+      from: query("date", "first day (YYYY-MM-DD); default the chart's first"),
+      to: query("date", "last day (YYYY-MM-DD); default the chart's last"),
+      resolution: queryOneOf(RESOLUTIONS, "DAY (default), WEEK, MONTH or YEAR"),
+    },
+    example: { id: "newTxns", from: "2026-01-01", to: "2026-12-31", resolution: "WEEK" },
+  },
+  ({ params, db, settings }) =>
+    Effect.gen(function* () {
+      const chart = CHARTS.get(params.id);
+      if (!chart) return yield* Effect.fail(new NotFound({ message: `no chart ${params.id}` }));
+      // `from` after `to` is an empty range: no points
+      const { from, to } = params;
+      const denom = nativeDenom(settings);
+      const days = yield* daysOf(db, chart.source, denom);
+      const resolution = params.resolution ?? "DAY";
+      return {
+        chart: series(days, chart.measure, { from, to, resolution }),
+        info: { ...chartInfo(chart, denom), resolutions: [resolution] },
+      };
+    }),
+);
