@@ -329,10 +329,126 @@ describe("Etherscan-style API", () => {
     expect(await es({ module: "account", action: "balance", address: a, apikey: "wrong" })).toEqual(
       { status: "0", message: "NOTOK", result: "Invalid API Key" },
     );
-    expect((await es({ module: "account", action: "txlistinternal", address: a })).result).toMatch(
-      /not yet available/,
+    expect((await es({ module: "account", action: "txlistinternal" })).result).toBe(
+      "Error! address, txhash or startblock is required",
     );
+    expect(
+      (await es({ module: "account", action: "tokenbalance", address: a, contractaddress: "x" }))
+        .result,
+    ).toBe("Error! Invalid address format");
     expect((await es({ module: "stats", action: "ethprice" })).result).toMatch(/not available/);
+  });
+
+  it("txlistinternal is the node's callTracer frames under each transaction (by tx, address, blocks)", async () => {
+    type Frame = Obj & { calls?: Frame[] };
+    const want: Obj[] = [];
+    const walk = (f: Frame, path: number[], at: { tx: Obj; time: number }) => {
+      if (path.length > 0) {
+        const create = String(f.type).toLowerCase().startsWith("create");
+        want.push({
+          blockNumber: String(Number(BigInt(at.tx.blockNumber))),
+          timeStamp: String(at.time),
+          hash: at.tx.hash.toLowerCase(),
+          from: f.from.toLowerCase(),
+          to: create ? "" : (f.to ?? "").toLowerCase(),
+          value: BigInt(f.value ?? "0x0").toString(),
+          contractAddress: create ? (f.to ?? "").toLowerCase() : "",
+          input: "",
+          type: String(f.type).toLowerCase(),
+          gas: BigInt(f.gas ?? "0x0").toString(),
+          gasUsed: BigInt(f.gasUsed ?? "0x0").toString(),
+          traceId: path.join("_"),
+          isError: f.error ? "1" : "0",
+          errCode: f.error ?? "",
+        });
+      }
+      for (const [i, c] of (f.calls ?? []).entries()) walk(c, [...path, i], at);
+    };
+    for (const t of txs)
+      walk(
+        (await node("debug_traceTransaction", [t.tx.hash, { tracer: "callTracer" }])) as Frame,
+        [],
+        t,
+      );
+    expect(want.length).toBeGreaterThan(0);
+    const hashes = [...new Set(want.map((w) => w.hash))];
+    for (const h of hashes) {
+      const got = await es({ module: "account", action: "txlistinternal", txhash: h });
+      expect(got.status).toBe("1");
+      expect(got.result).toEqual(want.filter((w) => w.hash === h));
+    }
+    const callee = want.find((w) => w.to !== "")!;
+    const byAddress = await es({
+      module: "account",
+      action: "txlistinternal",
+      address: callee.to,
+      endblock: String(TO),
+      offset: "1000",
+    });
+    expect(byAddress.result).toEqual(
+      want.filter((w) => [w.from, w.to, w.contractAddress].includes(callee.to)),
+    );
+    const at = callee.blockNumber;
+    const inBlock = await es({
+      module: "account",
+      action: "txlistinternal",
+      startblock: at,
+      endblock: at,
+      sort: "desc",
+    });
+    expect(inBlock.result).toEqual(want.filter((w) => w.blockNumber === at).reverse());
+  });
+
+  it("tokenbalance and tokenlist are each token's balanceOf for the account", async () => {
+    const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+    const tokens = new Set<string>();
+    const holders = new Set<string>();
+    for (const { receipt } of txs)
+      for (const l of receipt.logs as Obj[])
+        if (l.topics[0] === TRANSFER && l.topics.length >= 3) {
+          tokens.add(l.address.toLowerCase());
+          for (const t of l.topics.slice(1, 3) as string[]) holders.add(`0x${t.slice(26)}`);
+        }
+    holders.delete(`0x${"0".repeat(40)}`);
+    expect(tokens.size).toBeGreaterThan(0);
+    const balanceOf = async (c: string, h: string) =>
+      BigInt(
+        await node("eth_call", [
+          { to: c, data: `0x70a08231${h.slice(2).padStart(64, "0")}` },
+          hex(TO),
+        ]),
+      ).toString();
+    let held = 0;
+    for (const h of holders) {
+      const expected: Obj[] = [];
+      for (const c of [...tokens].sort()) {
+        const b = await balanceOf(c, h);
+        const got = await es({
+          module: "account",
+          action: "tokenbalance",
+          contractaddress: c,
+          address: h,
+        });
+        expect(got).toEqual({ status: "1", message: "OK", result: b });
+        if (b !== "0") expected.push({ contractAddress: c, balance: b });
+      }
+      held += expected.length;
+      const list = await es({ module: "account", action: "tokenlist", address: h });
+      const mine = (list.result as Obj[]).filter((t) => tokens.has(t.contractAddress));
+      expect(mine.map((t) => ({ contractAddress: t.contractAddress, balance: t.balance }))).toEqual(
+        expected,
+      );
+      for (const t of mine)
+        expect(Object.keys(t).sort()).toEqual([
+          "balance",
+          "contractAddress",
+          "decimals",
+          "name",
+          "symbol",
+          "type",
+        ]);
+    }
+    expect(held).toBeGreaterThan(0);
   });
 
   it("ethers' EtherscanProvider, pointed at /v2/api, reads balances, the head and a transaction", async () => {

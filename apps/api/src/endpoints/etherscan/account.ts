@@ -3,8 +3,10 @@ import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
 import { txlistRecords } from "./evm-txs.ts";
+import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
 import { paging } from "./paging.ts";
+import { tokenBalanceActions } from "./token-balances.ts";
 import { tokenTransferActions } from "./token-transfers.ts";
 
 /** A block tag as the node takes it: latest, earliest, pending, or a height. */
@@ -117,4 +119,6 @@ export const ACCOUNT: Actions = {
   txlist,
   getminedblocks,
   ...tokenTransferActions,
+  ...internalTxActions,
+  ...tokenBalanceActions,
 };

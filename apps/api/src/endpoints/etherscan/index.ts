@@ -13,12 +13,12 @@ import { CONTRACT } from "./contract.ts";
 import { notOk, TEXT } from "./envelope.ts";
 import { LOGS } from "./logs.ts";
 import { PROXY } from "./proxy.ts";
-import { LATER, STATS, TOKEN } from "./token.ts";
+import { STATS, TOKEN } from "./token.ts";
 import { TRANSACTION } from "./transaction.ts";
 
 /** Every module's actions. */
 export const MODULES: Readonly<Record<string, Actions>> = {
-  account: { ...ACCOUNT, ...LATER },
+  account: ACCOUNT,
   contract: CONTRACT,
   logs: LOGS,
   transaction: TRANSACTION,

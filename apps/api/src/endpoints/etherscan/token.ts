@@ -92,15 +92,3 @@ export const STATS: Actions = {
   coinsupply: noSupply,
   totalfees: () => Effect.fail(unavailable("totalfees", "fees are not summed by day yet")),
 };
-
-/** Actions another part of the API will answer (internal transactions, account token balances). */
-const later = (what: string) => () =>
-  Effect.fail(
-    unavailable(what, "not yet available (internal transactions and token balances come next)"),
-  );
-
-export const LATER: Actions = {
-  txlistinternal: later("txlistinternal"),
-  tokenlist: later("tokenlist"),
-  tokenbalance: later("tokenbalance"),
-};
