@@ -124,6 +124,10 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
           fc.constantFrom(...s.values!).map((v) => v.replace(/^BOND_STATUS_/, "").toLowerCase()),
         ),
       ),
+    date: () =>
+      fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z") })
+        .chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10))),
   };
   return kinds[s.kind]();
 };
@@ -233,6 +237,11 @@ export const invalidValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | 
       fc.oneof(withAlien, fc.constantFrom("MsgSend", "/MsgSend", ".", "/", "a..b", "a.", ".a")),
     enum: () => fc.oneof(withAlien, fc.constantFrom("CFC20", "ERC-20", "BONDED ", "x")),
     enumList: () => listWrong(withAlien),
+    date: () =>
+      fc.oneof(
+        withAlien,
+        fc.constantFrom("2026-02-30", "2026-13-01", "2026-1-1", "1700000000", "2026-11-28T25:00Z"),
+      ),
   };
   return kinds[s.kind]();
 };

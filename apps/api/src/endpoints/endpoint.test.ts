@@ -80,6 +80,7 @@ describe("endpoint parameters", () => {
     messageType: "not a type",
     enum: "nope",
     enumList: "nope",
+    date: "2026-02-30",
   };
 
   it("refuse what the route table refuses, with its message, on every route", async () => {

@@ -13,6 +13,7 @@ import {
   txHash,
   validatorAddress,
 } from "./params.ts";
+import { type UtcDate, utcDate } from "./utc-date.ts";
 
 /** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
 export const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
@@ -41,6 +42,7 @@ export interface KindValues {
   messageType: string;
   enum: string;
   enumList: readonly string[];
+  date: UtcDate;
 }
 
 export type Kind = keyof KindValues;
@@ -124,5 +126,7 @@ export const readKind = (
     }
     case "enumList":
       return many((v) => listed(s, v));
+    case "date":
+      return utcDate(one(), s.name);
   }
 };

@@ -95,6 +95,12 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
                 },
               ]
             : []),
+          {
+            name: "format",
+            in: "query",
+            schema: { type: "string", enum: ["json", "csv"], default: "json" },
+            description: "csv: every matching record as CSV, streamed (docs/api.md)",
+          },
         ].map((x) => (r.example[x.name] === undefined ? x : { ...x, example: r.example[x.name] }))
       : [];
     paths[path] = {
