@@ -1,0 +1,233 @@
+import { ROUTE_SPECS } from "@explorer/api";
+import { endpoints, nodePorts } from "@explorer/infra";
+import { openCurrentSet } from "@explorer/projector";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cometGet } from "../lib/comet.ts";
+import { type ListMeaning, listMeanings } from "../lib/list-filters.ts";
+import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
+
+/**
+ * Issue 46, CSV export: every list's `format=csv` (and Accept: text/csv) answer holds, row for row,
+ * the records of paging through the same list as JSON, unfiltered and under each of its filters
+ * (both families of token paths are lists of the route table); `from_date`/`to_date` select the
+ * blocks whose times the node gives, as the height filters do; bad input is a 400 `{error}`; a CSV
+ * answer counts against the same rate limit as a JSON one.
+ */
+const scenario = inject("scenario");
+const e = endpoints(nodePorts(0));
+const LISTS = ROUTE_SPECS.filter((s) => s.method === "get" && s.list);
+const PATHS: Record<string, string> = { "/addresses/rich-list/:type": "/addresses/rich-list/TEST" };
+
+let store: ScenarioStore;
+let api: string;
+let meanings: Record<string, ListMeaning>;
+const whole = new Map<string, any[]>();
+
+const withQuery = (path: string, q: string) => `${path}${path.includes("?") ? "&" : "?"}${q}`;
+
+/** Every record of a list as JSON, 100 a page, to hasNext false. */
+const jsonRecords = async (path: string) => {
+  const out: any[] = [];
+  for (let page = 1; page <= 500; page++) {
+    const r = await fetch(`${api}${withQuery(path, `limit=100&page=${page}`)}`);
+    const body = (await r.json()) as { docs: any[]; hasNext: boolean };
+    expect(r.status, `${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
+    out.push(...body.docs);
+    if (!body.hasNext) return out;
+  }
+  throw new Error(`${path}: more than 500 pages`);
+};
+
+/** RFC 4180 text → rows of cells (quoted cells may hold commas, quotes and line breaks). */
+const parseCsv = (text: string): string[][] => {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const end = () => {
+    row.push(cell);
+    cell = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const pair = text[i + 1];
+    if (quoted && c === '"' && pair === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (quoted) cell += c;
+    else if (c === ",") end();
+    else if (c === "\r" && pair === "\n") {
+      end();
+      rows.push(row);
+      row = [];
+      i++;
+    } else cell += c;
+  }
+  expect(cell, "the answer ends with CRLF").toBe("");
+  return rows;
+};
+
+const getCsv = async (path: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(`${api}${path}`, { headers });
+  const text = await r.text();
+  expect(r.status, `${path}: ${text.slice(0, 300)}`).toBe(200);
+  expect(r.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+  return { text, rows: parseCsv(text) };
+};
+
+/** A JSON value as its CSV cell should read: nested values as their JSON text. */
+const cellOf = (v: unknown) =>
+  v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+
+/** The CSV answer of `path` holds the JSON records of paging through it, in order, every key. */
+const sameAsPaging = async (path: string) => {
+  const records = await jsonRecords(path);
+  const { rows } = await getCsv(withQuery(path, "format=csv"));
+  const [header, ...body] = rows;
+  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
+  expect(header, path).toEqual(records.length ? keys : [""]);
+  expect(body.length, path).toBe(records.length);
+  body.forEach((row, i) => {
+    expect(row, `${path} row ${i + 1}`).toEqual(keys.map((k) => cellOf(records[i][k])));
+  });
+  return records.length;
+};
+
+beforeAll(async () => {
+  store = await scenarioStore("api-csv", inject("logDir"));
+  const { db } = await openCurrentSet(store.ch, "explorer");
+  await store.project(db);
+  api = await store.api("explorer");
+  for (const s of LISTS) whole.set(s.path, await jsonRecords(PATHS[s.path] ?? s.path));
+  const cosmos = new Map<string, string>();
+  for (const t of whole.get("/txs")!)
+    for (const h of t.evm_txhashes as string[]) cosmos.set(h.toLowerCase(), t.txhash);
+  const symbols = new Map<string, string>(
+    whole.get("/contracts")!.map((c) => [c.contractAddress, c.symbol]),
+  );
+  meanings = listMeanings(
+    (h) => cosmos.get(h.toLowerCase()),
+    (c) => symbols.get(c),
+  );
+}, 600_000);
+
+afterAll(async () => store?.close());
+
+describe("every list as CSV", () => {
+  it.each(LISTS.map((s) => [s.path, s] as const))(
+    "%s: the rows are the records of paging through it as JSON",
+    async (_, s) => {
+      const path = PATHS[s.path] ?? s.path;
+      expect(await sameAsPaging(path)).toBeGreaterThan(0);
+      // not cut at a page: more than the largest page where the scenario has that many
+      const n = whole.get(s.path)!.length;
+      if (n > 100)
+        expect((await getCsv(withQuery(path, "format=csv&limit=5"))).rows.length).toBe(n + 1);
+    },
+    120_000,
+  );
+
+  it.each(LISTS.map((s) => [s.path, s] as const))(
+    "%s: under each of its filters, the rows are the records of paging through it filtered",
+    async (_, s) => {
+      const path = PATHS[s.path] ?? s.path;
+      const records = whole.get(s.path)!;
+      for (const [name, f] of Object.entries(meanings[s.path]!.filters)) {
+        // a value drawn from a record in the middle of the list
+        const r = records.slice(Math.floor(records.length / 2)).find((x) => f.of(x).length > 0);
+        if (!r) continue;
+        const value = f.of(r)[0]!;
+        await sameAsPaging(withQuery(path, `${name}=${encodeURIComponent(value)}`));
+      }
+    },
+    300_000,
+  );
+
+  it("Accept: text/csv is format=csv; format=json wins over it", async () => {
+    const csv = await getCsv("/txs", { accept: "text/csv" });
+    expect(csv.text).toBe((await getCsv("/txs?format=csv")).text);
+    const r = await fetch(`${api}/txs?format=json`, { headers: { accept: "text/csv" } });
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await r.json()) as { docs: unknown[] }).docs.length).toBe(10);
+  });
+});
+
+describe("date filters", () => {
+  /** The node's time of a block, to the millisecond (the store keeps milliseconds). */
+  const nodeTime = async (h: number) => {
+    const b = await cometGet(e.cometRpc, `/block?height=${h}`);
+    const t = b.block.header.time as string; // RFC 3339 with nanoseconds
+    return new Date(Date.parse(t.replace(/(\.\d{3})\d*/, "$1"))).getTime();
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** The heights of a CSV answer of blocks. */
+  const heightsOf = (rows: string[][]) => {
+    const at = rows[0]!.indexOf("height");
+    return rows.slice(1).map((r) => Number(r[at]));
+  };
+
+  it("from_date/to_date give the rows of the heights whose node times fall between", async () => {
+    const a = scenario.fromHeight + 10;
+    const b = Math.min(a + 40, scenario.toHeight - 1);
+    const from = await nodeTime(a);
+    const to = (await nodeTime(b + 1)) - 1; // before block b+1: through block b
+    for (const list of ["/blocks", "/txs"]) {
+      const byDate = await getCsv(`${list}?format=csv&from_date=${iso(from)}&to_date=${iso(to)}`);
+      const byHeight = await getCsv(`${list}?format=csv&from_height=${a}&to_height=${b}`);
+      expect(byDate.text, list).toBe(byHeight.text);
+      expect(byDate.rows.length, list).toBeGreaterThan(1);
+    }
+    const heights = heightsOf(
+      (await getCsv(`/blocks?format=csv&from_date=${iso(from)}&to_date=${iso(to)}`)).rows,
+    );
+    expect(heights).toEqual(Array.from({ length: b - a + 1 }, (_, i) => b - i));
+    // the JSON answer takes them too
+    const json = await jsonRecords(`/txs?from_date=${iso(from)}&to_date=${iso(to)}`);
+    expect(json).toEqual(await jsonRecords(`/txs?from_height=${a}&to_height=${b}`));
+  });
+
+  it("a UTC day: every block of that day; the day before: none", async () => {
+    const first = await nodeTime(scenario.fromHeight);
+    const day = iso(first).slice(0, 10);
+    const before = iso(Date.parse(`${day}T00:00:00Z`) - 1).slice(0, 10);
+    const heights = heightsOf(
+      (await getCsv(`/blocks?format=csv&from_date=${day}&to_date=${day}`)).rows,
+    );
+    for (const h of [scenario.fromHeight, ...heights.filter((_, i) => i % 50 === 0)])
+      expect(iso(await nodeTime(h)).slice(0, 10), `block ${h}`).toBe(day);
+    expect(heights).toContain(scenario.fromHeight);
+    expect((await getCsv(`/blocks?format=csv&to_date=${before}`)).rows.slice(1)).toEqual([]);
+  });
+});
+
+describe("bad input and limits", () => {
+  const status = async (path: string) => {
+    const r = await fetch(`${api}${path}`);
+    return { status: r.status, body: (await r.json()) as { error?: string } };
+  };
+
+  it("format=xml, a bad date, a date on a list without block heights: 400 {error}", async () => {
+    expect(await status("/txs?format=xml")).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/format must be one of json, csv/) },
+    });
+    expect(await status("/blocks?format=csv&from_date=2026-02-30")).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/^from_date must be a UTC date/) },
+    });
+    expect(await status("/txs?to_date=yesterday")).toEqual({
+      status: 400,
+      body: { error: expect.stringMatching(/^to_date must be a UTC date/) },
+    });
+    expect((await status("/validators?format=csv&from_date=2026-01-01")).status).toBe(400);
+  });
+
+  it("a CSV answer counts against the same rate limit as a JSON one", async () => {
+    const limited = await store.api("explorer", { rateLimitPerMinute: 2 });
+    const codes: number[] = [];
+    for (const q of ["/blocks", "/blocks?format=csv", "/blocks?format=csv"])
+      codes.push((await fetch(`${limited}${q}`)).status);
+    expect(codes).toEqual([200, 200, 429]);
+  });
+});
