@@ -76,6 +76,12 @@ const dateMs = (v: string, end: boolean): number =>
     ? Date.parse(`${v}T00:00:00Z`) + (end ? 86_400_000 - 1 : 0)
     : Date.parse(/[zZ]$|[+-]\d{2}:\d{2}$/.test(v) ? v : `${v}Z`);
 
+/** `from_height` and `to_height` on a record's height. */
+const heights = (get: (r: any) => number): Record<string, FilterMeaning> => ({
+  from_height: { of: (r) => [String(get(r))], match: (r, v) => get(r) >= Number(v) },
+  to_height: { of: (r) => [String(get(r))], match: (r, v) => get(r) <= Number(v) },
+});
+
 /** `from_date` and `to_date` on a record's time (ISO): drawn as its day or its instant. */
 const dates = (get: (r: any) => string): Record<string, FilterMeaning> => ({
   from_date: {
@@ -134,6 +140,8 @@ export const listMeanings = (
     filters: {
       ...contract((r) => r.contractAddress),
       blockNumber: height((r) => r.blockNumber),
+      ...heights((r) => r.blockNumber),
+      ...dates((r) => r.timestamp),
       address: among((r) => [r.addressFrom, r.addressTo], sameAccount),
       addressTo: account((r) => r.addressTo),
       addressFrom: account((r) => r.addressFrom),
@@ -203,6 +211,8 @@ export const listMeanings = (
         transactionHash: txHashOf((r) => r.transactionHash, cosmosOf),
         transactionIndex: height((r) => r.transactionIndex),
         blockNumber: height((r) => r.blockNumber),
+        ...heights((r) => r.blockNumber),
+        ...dates((r) => r.timestamp),
         ...contract((r) => r.contractAddress),
       },
     },
