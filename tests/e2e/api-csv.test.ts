@@ -13,7 +13,6 @@ import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
  * blocks whose times the node gives, as the height filters do; bad input is a 400 `{error}`; a CSV
  * answer counts against the same rate limit as a JSON one.
  */
-const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const LISTS = ROUTE_SPECS.filter((s) => s.method === "get" && s.list);
 const PATHS: Record<string, string> = { "/addresses/rich-list/:type": "/addresses/rich-list/TEST" };
@@ -42,29 +41,43 @@ const jsonRecords = async (path: string) => {
 const parseCsv = (text: string): string[][] => {
   const rows: string[][] = [];
   let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const end = () => {
+  let i = 0;
+  while (i < text.length) {
+    let cell: string;
+    if (text[i] === '"') {
+      // a quoted cell: up to the quote not doubled
+      let end = i + 1;
+      let parts = "";
+      for (;;) {
+        const q = text.indexOf('"', end);
+        expect(q, "a closing quote").toBeGreaterThan(0);
+        parts += text.slice(end, q);
+        if (text[q + 1] === '"') {
+          parts += '"';
+          end = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      cell = parts;
+    } else {
+      const comma = text.indexOf(",", i);
+      const crlf = text.indexOf("\r\n", i);
+      const end = comma >= 0 && comma < crlf ? comma : crlf;
+      expect(end, "the answer ends with CRLF").toBeGreaterThanOrEqual(0);
+      cell = text.slice(i, end);
+      i = end;
+    }
     row.push(cell);
-    cell = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    const pair = text[i + 1];
-    if (quoted && c === '"' && pair === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted) cell += c;
-    else if (c === ",") end();
-    else if (c === "\r" && pair === "\n") {
-      end();
+    if (text[i] === ",") i++;
+    else {
+      expect(text.slice(i, i + 2), "a line ends with CRLF").toBe("\r\n");
       rows.push(row);
       row = [];
-      i++;
-    } else cell += c;
+      i += 2;
+    }
   }
-  expect(cell, "the answer ends with CRLF").toBe("");
   return rows;
 };
 
@@ -80,16 +93,29 @@ const getCsv = async (path: string, headers: Record<string, string> = {}) => {
 const cellOf = (v: unknown) =>
   v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
 
+/**
+ * A cell compared in an order of its own: a holder's `tokenIds` are in no set order (two reads of
+ * the same JSON page may differ), so a list of plain values is compared sorted.
+ */
+const unordered = (cell: string) => {
+  if (!cell.startsWith("[")) return cell;
+  const v = JSON.parse(cell) as unknown[];
+  return v.every((x) => typeof x !== "object") ? JSON.stringify(v.map(String).sort()) : cell;
+};
+
 /** The CSV answer of `path` holds the JSON records of paging through it, in order, every key. */
 const sameAsPaging = async (path: string) => {
   const records = await jsonRecords(path);
   const { rows } = await getCsv(withQuery(path, "format=csv"));
   const [header, ...body] = rows;
-  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
-  expect(header, path).toEqual(records.length ? keys : [""]);
+  // every key of every record is a column (keys only some records have too)
+  for (const k of new Set(records.flatMap((r) => Object.keys(r))))
+    expect(header, `${path}: column ${k}`).toContain(k);
   expect(body.length, path).toBe(records.length);
   body.forEach((row, i) => {
-    expect(row, `${path} row ${i + 1}`).toEqual(keys.map((k) => cellOf(records[i][k])));
+    expect(row.map(unordered), `${path} row ${i + 1}`).toEqual(
+      header!.map((k) => unordered(cellOf(records[i][k]))),
+    );
   });
   return records.length;
 };
@@ -119,11 +145,11 @@ describe("every list as CSV", () => {
     "%s: the rows are the records of paging through it as JSON",
     async (_, s) => {
       const path = PATHS[s.path] ?? s.path;
-      expect(await sameAsPaging(path)).toBeGreaterThan(0);
-      // not cut at a page: more than the largest page where the scenario has that many
+      // not cut at a page: `limit` is ignored (read first: the comparison below holds the event
+      // loop, API included, long enough for a kept-alive connection to time out under it)
       const n = whole.get(s.path)!.length;
-      if (n > 100)
-        expect((await getCsv(withQuery(path, "format=csv&limit=5"))).rows.length).toBe(n + 1);
+      expect((await getCsv(withQuery(path, "format=csv&limit=5"))).rows.length).toBe(n + 1);
+      expect(await sameAsPaging(path)).toBe(n);
     },
     120_000,
   );
@@ -168,8 +194,15 @@ describe("date filters", () => {
   };
 
   it("from_date/to_date give the rows of the heights whose node times fall between", async () => {
-    const a = scenario.fromHeight + 10;
-    const b = Math.min(a + 40, scenario.toHeight - 1);
+    // heights the store holds (the scenario's log), their times from the node
+    const held = whole.get("/blocks")!.map((x) => Number(x.height));
+    const lo = Math.min(...held);
+    const hi = Math.max(...held);
+    // around a transaction in the middle of the list, so the range holds records of each list
+    const txs = whole.get("/txs")!;
+    const mid = Number(txs[Math.floor(txs.length / 2)].height);
+    const a = Math.max(lo, Math.min(mid - 5, hi - 2));
+    const b = Math.min(a + 40, hi - 1);
     const from = await nodeTime(a);
     const to = (await nodeTime(b + 1)) - 1; // before block b+1: through block b
     let rows = 0;
@@ -190,15 +223,16 @@ describe("date filters", () => {
   });
 
   it("a UTC day: every block of that day; the day before: none", async () => {
-    const first = await nodeTime(scenario.fromHeight);
+    const lowest = Math.min(...whole.get("/blocks")!.map((x) => Number(x.height)));
+    const first = await nodeTime(lowest);
     const day = iso(first).slice(0, 10);
     const before = iso(Date.parse(`${day}T00:00:00Z`) - 1).slice(0, 10);
     const heights = heightsOf(
       (await getCsv(`/blocks?format=csv&from_date=${day}&to_date=${day}`)).rows,
     );
-    for (const h of [scenario.fromHeight, ...heights.filter((_, i) => i % 50 === 0)])
+    for (const h of [lowest, ...heights.filter((_, i) => i % 50 === 0)])
       expect(iso(await nodeTime(h)).slice(0, 10), `block ${h}`).toBe(day);
-    expect(heights).toContain(scenario.fromHeight);
+    expect(heights).toContain(lowest);
     expect((await getCsv(`/blocks?format=csv&to_date=${before}`)).rows.slice(1)).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@ export const csvAnswer = (
   page: (db: DbShape, at: Page) => Effect.Effect<unknown, ApiError, Services>,
   http: Exchange,
   name: string,
+  more: readonly string[] = [],
   max = CSV_MAX_ROWS,
 ) =>
   Effect.gen(function* () {
@@ -43,5 +44,5 @@ export const csvAnswer = (
     http.set("content-type", CSV_TYPE);
     http.set("content-disposition", `attachment; filename="${name}.csv"`);
     http.set("vary", "Accept");
-    return Readable.from(csvLines(first, next, max));
+    return Readable.from(csvLines(first, next, max, more));
   });

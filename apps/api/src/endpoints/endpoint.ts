@@ -144,10 +144,12 @@ export const list = <F extends Params, S extends Readonly<Record<string, string>
     readonly sorts: S;
     readonly sortDefault: `${"" | "-"}${keyof S & string}`;
     readonly deep?: (params: ParamsOf<F>) => boolean;
+    /** Keys only some records have: always CSV columns (the first records may lack them). */
+    readonly csvMore?: readonly string[];
   },
   handle: Handle<ListRequest<F, S>>,
 ): Endpoint => {
-  const { sorts, sortDefault, deep, ...plain } = route;
+  const { sorts, sortDefault, deep, csvMore, ...plain } = route;
   const own: Params = takesDates(route.params)
     ? { ...route.params, ...DATE_FILTERS }
     : route.params;
@@ -164,7 +166,7 @@ export const list = <F extends Params, S extends Readonly<Record<string, string>
         const at = (db: DbShape, page: Page) =>
           handle({ ...(r as Request<F>), params: given, db, page, sort });
         if (wantsCsv(given.format, r.http.get("accept")))
-          return yield* csvAnswer(r.db, at, r.http, route.path.split("/")[1] ?? "list");
+          return yield* csvAnswer(r.db, at, r.http, route.path.split("/")[1] ?? "list", csvMore);
         return yield* at(r.db, pageAt(given, deep?.(given) ? Number.MAX_SAFE_INTEGER : OFFSET_MAX));
       }),
   );

@@ -29,6 +29,7 @@ export const eventLogs = list(
     tag: "evm",
     sorts: SORTS.eventLogs,
     sortDefault: "-blockNumber",
+    csvMore: ["decoded"],
     params: {
       blockHash: query("evmHash", "EVM block hash"),
       originAddress: query("account", "the transaction's sender, either form"),

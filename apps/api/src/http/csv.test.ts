@@ -31,6 +31,8 @@ describe("CSV cells and lines", () => {
 
   it("take every key of the records in the order first seen", () => {
     expect(columnsOf([{ a: 1 }, { b: 2, a: 3 }, null])).toEqual(["a", "b"]);
+    // keys only some records have: after those seen, once
+    expect(columnsOf([{ a: 1 }], ["decoded", "a"])).toEqual(["a", "decoded"]);
   });
 });
 
@@ -96,6 +98,14 @@ describe("csvLines", () => {
     const first = { docs: [{ a: 1 }], hasNext: true };
     const out = await all(csvLines(first, () => Promise.reject(new Error("store down"))));
     expect(out).toBe("a\r\n1\r\n# error after 1 rows: store down\r\n");
+  });
+
+  it("a key the first step lacks but `more` names: its column, filled where a record has it", async () => {
+    const first = { docs: [{ a: 1 }], hasNext: true };
+    const next = async () => ({ docs: [{ a: 2, decoded: { x: 1 } }], hasNext: false });
+    expect(await all(csvLines(first, next, 10, ["decoded"]))).toBe(
+      'a,decoded\r\n1,\r\n2,"{""x"":1}"\r\n',
+    );
   });
 
   it("no records: the header of none", async () => {

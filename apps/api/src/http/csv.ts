@@ -32,11 +32,12 @@ export const csvLine = (columns: readonly string[], record: unknown): string => 
   return `${columns.map((c) => csvCell(r[c])).join(",")}\r\n`;
 };
 
-/** The header: every key of these records, in the order they first appear. */
-export const columnsOf = (records: readonly unknown[]): string[] => {
+/** The header: every key of these records, in the order they first appear, then `more`. */
+export const columnsOf = (records: readonly unknown[], more: readonly string[] = []): string[] => {
   const seen = new Set<string>();
   for (const r of records)
     if (r !== null && typeof r === "object") for (const k of Object.keys(r)) seen.add(k);
+  for (const k of more) seen.add(k);
   return [...seen];
 };
 
@@ -47,7 +48,8 @@ export interface Step {
 }
 
 /**
- * The lines of a CSV answer: the header (the first step's keys), then every record of every step
+ * The lines of a CSV answer: the header (the first step's keys, then `more`: keys only some
+ * records have, which the first step may lack), then every record of every step
  * (`next(n)`: step n, from 2), at most `max` of them. A last line starting with `#` says why the
  * answer ends early: cut at `max` rows, or the store failing mid-way (its message).
  */
@@ -55,8 +57,9 @@ export async function* csvLines(
   first: Step,
   next: (step: number) => Promise<Step>,
   max = CSV_MAX_ROWS,
+  more: readonly string[] = [],
 ): AsyncGenerator<string> {
-  const columns = columnsOf(first.docs);
+  const columns = columnsOf(first.docs, more);
   yield csvLine(columns, Object.fromEntries(columns.map((c) => [c, c])));
   let step: Step = first;
   let rows = 0;
