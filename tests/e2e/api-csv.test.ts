@@ -22,13 +22,20 @@ let api: string;
 let meanings: Record<string, ListMeaning>;
 const whole = new Map<string, any[]>();
 
+/**
+ * A GET, sent again once where the connection was closed under it: the API runs in this process,
+ * so comparing a few MB of CSV holds its event loop past the keep-alive timeout, and the next
+ * request may reuse a socket the server is closing (see e2e/verify.test.ts).
+ */
+const get = (url: string, init?: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
+
 const withQuery = (path: string, q: string) => `${path}${path.includes("?") ? "&" : "?"}${q}`;
 
 /** Every record of a list as JSON, 100 a page, to hasNext false. */
 const jsonRecords = async (path: string) => {
   const out: any[] = [];
   for (let page = 1; page <= 500; page++) {
-    const r = await fetch(`${api}${withQuery(path, `limit=100&page=${page}`)}`);
+    const r = await get(`${api}${withQuery(path, `limit=100&page=${page}`)}`);
     const body = (await r.json()) as { docs: any[]; hasNext: boolean };
     expect(r.status, `${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
     out.push(...body.docs);
@@ -82,7 +89,7 @@ const parseCsv = (text: string): string[][] => {
 };
 
 const getCsv = async (path: string, headers: Record<string, string> = {}) => {
-  const r = await fetch(`${api}${path}`, { headers });
+  const r = await get(`${api}${path}`, { headers });
   const text = await r.text();
   expect(r.status, `${path}: ${text.slice(0, 300)}`).toBe(200);
   expect(r.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -182,7 +189,8 @@ describe("every list as CSV", () => {
 describe("date filters", () => {
   /** The node's time of a block, to the millisecond (the store keeps milliseconds). */
   const nodeTime = async (h: number) => {
-    const b = await cometGet(e.cometRpc, `/block?height=${h}`);
+    const read = () => cometGet(e.cometRpc, `/block?height=${h}`);
+    const b = await read().catch(read); // as `get` above: a kept-alive socket closed under us
     const t = b.block.header.time as string; // RFC 3339 with nanoseconds
     return new Date(Date.parse(t.replace(/(\.\d{3})\d*/, "$1"))).getTime();
   };
