@@ -135,7 +135,7 @@ beforeAll(async () => {
   for (const s of LISTS) {
     // a list of one account's: the first account listed (/addresses comes before it)
     if (s.path.includes(":address"))
-      PATHS[s.path] = s.path.replace(":address", whole.get("/addresses")![0].address);
+      PATHS[s.path] = s.path.replace(":address", whole.get("/addresses")![0].mx);
     whole.set(s.path, await jsonRecords(PATHS[s.path] ?? s.path));
   }
   const cosmos = new Map<string, string>();
