@@ -70,6 +70,30 @@ const height = (get: (r: any) => unknown): FilterMeaning => ({
   match: (r, v) => Number(get(r)) === Number(v),
 });
 
+/** A UTC day (YYYY-MM-DD: from its start, or to its end) or an instant, in milliseconds. */
+const dateMs = (v: string, end: boolean): number =>
+  /^\d{4}-\d{2}-\d{2}$/.test(v)
+    ? Date.parse(`${v}T00:00:00Z`) + (end ? 86_400_000 - 1 : 0)
+    : Date.parse(/[zZ]$|[+-]\d{2}:\d{2}$/.test(v) ? v : `${v}Z`);
+
+/** `from_height` and `to_height` on a record's height. */
+const heights = (get: (r: any) => number): Record<string, FilterMeaning> => ({
+  from_height: { of: (r) => [String(get(r))], match: (r, v) => get(r) >= Number(v) },
+  to_height: { of: (r) => [String(get(r))], match: (r, v) => get(r) <= Number(v) },
+});
+
+/** `from_date` and `to_date` on a record's time (ISO): drawn as its day or its instant. */
+const dates = (get: (r: any) => string): Record<string, FilterMeaning> => ({
+  from_date: {
+    of: (r) => [get(r).slice(0, 10), get(r)],
+    match: (r, v) => Date.parse(get(r)) >= dateMs(v, false),
+  },
+  to_date: {
+    of: (r) => [get(r).slice(0, 10), get(r)],
+    match: (r, v) => Date.parse(get(r)) <= dateMs(v, true),
+  },
+});
+
 /**
  * The meaning of every list's filters. `cosmosOf`: Cosmos hash of an EVM transaction hash;
  * `symbolOf`: a contract's symbol (holders do not show it).
@@ -85,6 +109,7 @@ export const listMeanings = (
     filters: {
       from_height: { of: (r) => [String(r.height)], match: (r, v) => r.height >= Number(v) },
       to_height: { of: (r) => [String(r.height)], match: (r, v) => r.height <= Number(v) },
+      ...dates((r) => r.timestamp),
       address: among((r) => r.addresses, sameAccount),
       addresses: among((r) => r.addresses, sameAccount),
       txhash: tx,
@@ -115,6 +140,8 @@ export const listMeanings = (
     filters: {
       ...contract((r) => r.contractAddress),
       blockNumber: height((r) => r.blockNumber),
+      ...heights((r) => r.blockNumber),
+      ...dates((r) => r.timestamp),
       address: among((r) => [r.addressFrom, r.addressTo], sameAccount),
       addressTo: account((r) => r.addressTo),
       addressFrom: account((r) => r.addressFrom),
@@ -156,6 +183,7 @@ export const listMeanings = (
         height: height((r) => r.height),
         from_height: { of: (r) => [String(r.height)], match: (r, v) => r.height >= Number(v) },
         to_height: { of: (r) => [String(r.height)], match: (r, v) => r.height <= Number(v) },
+        ...dates((r) => r.timestamp),
       },
     },
     "/addresses": addresses,
@@ -183,6 +211,8 @@ export const listMeanings = (
         transactionHash: txHashOf((r) => r.transactionHash, cosmosOf),
         transactionIndex: height((r) => r.transactionIndex),
         blockNumber: height((r) => r.blockNumber),
+        ...heights((r) => r.blockNumber),
+        ...dates((r) => r.timestamp),
         ...contract((r) => r.contractAddress),
       },
     },

@@ -117,7 +117,7 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
         fc.stringMatching(/^\/?[A-Za-z0-9_]{1,20}(\.[A-Za-z0-9_]{1,20}){1,3}$/),
       ),
     enum: () => anyCase(fc.constantFrom(...s.values!)),
-    date: () =>
+    day: () =>
       fc
         .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
         .map((d) => d.toISOString().slice(0, 10)),
@@ -128,6 +128,10 @@ export const validValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | st
           fc.constantFrom(...s.values!).map((v) => v.replace(/^BOND_STATUS_/, "").toLowerCase()),
         ),
       ),
+    date: () =>
+      fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z") })
+        .chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10))),
   };
   return kinds[s.kind]();
 };
@@ -236,8 +240,13 @@ export const invalidValue = (s: ParamSpec, p: ValuePool): fc.Arbitrary<string | 
     messageType: () =>
       fc.oneof(withAlien, fc.constantFrom("MsgSend", "/MsgSend", ".", "/", "a..b", "a.", ".a")),
     enum: () => fc.oneof(withAlien, fc.constantFrom("CFC20", "ERC-20", "BONDED ", "x")),
-    date: () => fc.oneof(withAlien, fc.constantFrom("2026-02-30", "2026-1-01", "20260101", "x")),
+    day: () => fc.oneof(withAlien, fc.constantFrom("2026-02-30", "2026-1-01", "20260101", "x")),
     enumList: () => listWrong(withAlien),
+    date: () =>
+      fc.oneof(
+        withAlien,
+        fc.constantFrom("2026-02-30", "2026-13-01", "2026-1-1", "1700000000", "2026-11-28T25:00Z"),
+      ),
   };
   return kinds[s.kind]();
 };

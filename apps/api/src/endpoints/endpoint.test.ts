@@ -81,6 +81,7 @@ describe("endpoint parameters", () => {
     enum: "nope",
     date: "2026-02-30",
     enumList: "nope",
+    date: "2026-02-30",
   };
 
   it("refuse what the route table refuses, with its message, on every route", async () => {

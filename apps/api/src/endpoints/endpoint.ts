@@ -3,11 +3,14 @@ import { Effect, Schema, type SchemaIssue } from "effect";
 import type Koa from "koa";
 import { Db, type DbShape } from "../db.ts";
 import { type ApiSettings, type Handler, type Services, Settings } from "../http/app.ts";
+import { wantsCsv } from "../http/csv.ts";
 import { type ApiError, BadRequest } from "../http/errors.ts";
 import { OFFSET_MAX, type Page, pageAt, type Sort, sortBy } from "../http/list.ts";
 import type { Query } from "../http/params.ts";
 import { LIST_PARAMS, type ParamSpec, type RouteSpec } from "../http/spec.ts";
 import type { RouterMiddleware } from "../http/types.ts";
+import { csvAnswer } from "./csv-export.ts";
+import { DATE_FILTERS, datesAsHeights, takesDates } from "./date-filters.ts";
 import { type Param, type Params, paramSpecs, paramsSchema } from "./param.ts";
 
 /** An endpoint: its line of the route table, and the handler the router runs. */
@@ -123,7 +126,7 @@ const define = <F extends Params, R>(
 export const item = <F extends Params>(route: Route<F>, handle: Handle<Request<F>>): Endpoint =>
   define(route, { list: false }, route.params, (r) => r as Request<F>, handle);
 
-/** `page`, `limit` and `sort`, as LIST_PARAMS declares them. */
+/** `page`, `limit`, `sort` and `format`, as LIST_PARAMS declares them. */
 const LIST_FIELDS: Params = Object.fromEntries(
   LIST_PARAMS.map(({ name, in: where, ...describe }): [string, Param<unknown>] => [
     name,
@@ -131,31 +134,46 @@ const LIST_FIELDS: Params = Object.fromEntries(
   ]),
 );
 
-/** A list endpoint: its envelope's page (`deep`: paged to any depth) and order from the query. */
+/**
+ * A list endpoint: its envelope's page (`deep`: paged to any depth) and order from the query; with
+ * `format=csv` (or Accept: text/csv) every record it matches as CSV (csv-export.ts). A list with
+ * the height filters `from_height` and `to_height` takes `from_date` and `to_date` too.
+ */
 export const list = <F extends Params, S extends Readonly<Record<string, string>>>(
   route: Route<F> & {
     readonly sorts: S;
     readonly sortDefault: `${"" | "-"}${keyof S & string}`;
     readonly deep?: (params: ParamsOf<F>) => boolean;
+    /** Keys only some records have: always CSV columns (the first records may lack them). */
+    readonly csvMore?: readonly string[];
   },
   handle: Handle<ListRequest<F, S>>,
 ): Endpoint => {
-  const { sorts, sortDefault, deep, ...plain } = route;
+  const { sorts, sortDefault, deep, csvMore, ...plain } = route;
+  const own: Params = takesDates(route.params)
+    ? { ...route.params, ...DATE_FILTERS }
+    : route.params;
   return define(
-    plain,
+    { ...plain, params: own },
     { list: true, sort: Object.keys(sorts) },
-    { ...route.params, ...LIST_FIELDS },
-    (r) => {
-      const given = r.params as ParamsOf<F> & { page?: number; limit?: number; sort?: string };
-      return {
-        ...(r as Request<F>),
-        page: pageAt(given, deep?.(given) ? Number.MAX_SAFE_INTEGER : OFFSET_MAX),
-        sort: sortBy(given.sort, sorts, sortDefault),
-      };
-    },
-    handle,
+    { ...own, ...LIST_FIELDS },
+    (r) => r,
+    (r) =>
+      Effect.gen(function* () {
+        const params = yield* datesAsHeights(r.db, r.params);
+        const given = params as ParamsOf<F> & ListGiven;
+        const sort = sortBy(given.sort, sorts, sortDefault);
+        const at = (db: DbShape, page: Page) =>
+          handle({ ...(r as Request<F>), params: given, db, page, sort });
+        if (wantsCsv(given.format, r.http.get("accept")))
+          return yield* csvAnswer(r.db, at, r.http, route.path.split("/")[1] ?? "list", csvMore);
+        return yield* at(r.db, pageAt(given, deep?.(given) ? Number.MAX_SAFE_INTEGER : OFFSET_MAX));
+      }),
   );
 };
+
+/** What every list takes besides its own parameters. */
+type ListGiven = { page?: number; limit?: number; sort?: string; format?: string };
 
 /** Registers endpoints on the router, in order (a literal path before a parameter's). */
 export const mount =

@@ -29,12 +29,15 @@ export const eventLogs = list(
     tag: "evm",
     sorts: SORTS.eventLogs,
     sortDefault: "-blockNumber",
+    csvMore: ["decoded"],
     params: {
       blockHash: query("evmHash", "EVM block hash"),
       originAddress: query("account", "the transaction's sender, either form"),
       transactionHash: query("txHash", "the transaction, by its EVM or Cosmos hash"),
       transactionIndex: query("int", "index of the log in its transaction", { max: 2 ** 32 - 1 }),
       blockNumber: query("height", "the block"),
+      from_height: query("int", "lowest block"),
+      to_height: query("int", "highest block"),
       contractAddress: query("contract", "the emitting contract"),
     },
     example: { contractAddress: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787" },
@@ -54,8 +57,11 @@ export const eventLogs = list(
       w.eq("block_number", "UInt64", bn);
       const ti = q.transactionIndex;
       w.eq("tx_log_index", "UInt32", ti);
+      const { from_height: from, to_height: to } = q;
+      if (from !== undefined) w.and((b) => `block_number >= ${b("UInt64", from)}`);
+      if (to !== undefined) w.and((b) => `block_number <= ${b("UInt64", to)}`);
       // One key and no other filter: the page is cut from the index (lookup-page.ts).
-      const cut = keys.length === 1 && bn === undefined && ti === undefined;
+      const cut = keys.length === 1 && [bn, ti, from, to].every((f) => f === undefined);
       const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
       for (const k of keys)
         w.and(

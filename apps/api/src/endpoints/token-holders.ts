@@ -23,6 +23,7 @@ const holders = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
       tag: "tokens",
       sorts: SORTS.holders,
       sortDefault: "-balance",
+      csvMore: ["tokenName"],
       params: {
         tokenSymbol: query("string", "symbol, any case"),
         address: query("account", "the holder"),

@@ -33,6 +33,7 @@ export const tokenInventory = list(
     tag: "tokens",
     sorts: SORTS.inventory,
     sortDefault: "-blockNumber",
+    csvMore: ["tokenName", "tokenSymbol"],
     params: {
       contractAddress: query("contract", "the collection"),
       creatorAddress: query("account", "the collection's creator, either form"),

@@ -27,6 +27,8 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
       params: {
         contractAddress: query("contract", "the token contract"),
         blockNumber: query("height", "the block"),
+        from_height: query("int", "lowest block"),
+        to_height: query("int", "highest block"),
         address: query("account", "sender or recipient"),
         addressTo: query("account", "recipient"),
         addressFrom: query("account", "sender"),
@@ -56,6 +58,9 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
         if (ids.length) w.in("t.token_id", "String", ids);
         const bn = q.blockNumber;
         w.eq("t.block_number", "UInt64", bn);
+        const { from_height: from, to_height: to } = q;
+        if (from !== undefined) w.and((b) => `t.block_number >= ${b("UInt64", from)}`);
+        if (to !== undefined) w.and((b) => `t.block_number <= ${b("UInt64", to)}`);
         const type = q.tokenType ?? defaultType;
         w.eq("t.token_type", "String", type);
         const sym = q.tokenSymbol;
@@ -66,7 +71,7 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
         const cut =
           keys.length === 1 &&
           ids.length === 0 &&
-          [bn, type, sym, name].every((f) => f === undefined);
+          [bn, type, sym, name, from, to].every((f) => f === undefined);
         const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
         for (const k of keys)
           w.and(

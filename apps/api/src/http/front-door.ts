@@ -10,6 +10,7 @@ import type { ImmediateAnswer, ReadModelShape } from "../read-model/read-model.t
 import { type Admission, everyAnswer, requestIdOf } from "./admission.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
 import { clientIp } from "./client-ip.ts";
+import { wantsCsv } from "./csv.ts";
 import { countAnswer } from "./metrics.ts";
 import { compresses, errorBody, internalError, JSON_TYPE, jsonHeaders } from "./reply.ts";
 
@@ -99,6 +100,7 @@ export const frontDoor = (p: FrontDoorParts) => {
   ): string | undefined => {
     const h = req.headers;
     if (req.method !== "GET" || h["content-length"] || h["transfer-encoding"]) return undefined;
+    if (wantsCsv(undefined, h.accept)) return undefined; // a list's CSV answer (endpoint.ts)
     const { answer, key } = held(req.url ?? "/");
     if (!answer) return undefined;
     const compressed = compresses(answer.length, h["accept-encoding"]);

@@ -13,6 +13,7 @@ import {
   txHash,
   validatorAddress,
 } from "./params.ts";
+import { type UtcDate, utcDate } from "./utc-date.ts";
 
 /** A message type URL: a package path and a name, the leading slash optional (/cosmos.bank.v1beta1.MsgSend). */
 export const MESSAGE_TYPE = /^\/?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+$/;
@@ -50,8 +51,9 @@ export interface KindValues {
   tokenIds: readonly string[];
   messageType: string;
   enum: string;
-  date: string;
+  day: string;
   enumList: readonly string[];
+  date: UtcDate;
 }
 
 export type Kind = keyof KindValues;
@@ -135,7 +137,9 @@ export const readKind = (
     }
     case "enumList":
       return many((v) => listed(s, v));
-    case "date":
+    case "day":
       return day(one(), s.name);
+    case "date":
+      return utcDate(one(), s.name);
   }
 };

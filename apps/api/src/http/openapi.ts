@@ -51,8 +51,14 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
       };
     case "enum":
       return { type: "string", enum: s.values };
-    case "date":
+    case "day":
       return { type: "string", format: "date", pattern: DAY.source, example: "2026-01-31" };
+    case "date":
+      return {
+        type: "string",
+        description: "a UTC day (YYYY-MM-DD) or an ISO 8601 instant",
+        example: "2026-01-31",
+      };
     case "accounts":
     case "validators":
     case "txHashes":
@@ -97,6 +103,12 @@ export const openApiDocument = (routes: readonly RouteSpec[], serverUrl = "/") =
                 },
               ]
             : []),
+          {
+            name: "format",
+            in: "query",
+            schema: { type: "string", enum: ["json", "csv"], default: "json" },
+            description: "csv: every matching record as CSV, streamed (docs/api.md)",
+          },
         ].map((x) => (r.example[x.name] === undefined ? x : { ...x, example: r.example[x.name] }))
       : [];
     paths[path] = {

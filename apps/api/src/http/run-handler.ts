@@ -4,6 +4,7 @@ import type Koa from "koa";
 import { Db, type DbShape } from "../db.ts";
 import { logLine as log } from "../log.ts";
 import type { ReadModelShape } from "../read-model/read-model.ts";
+import { wantsCsv } from "./csv.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 import { holdsJsonText, jsonOf } from "./json-text.ts";
 import type { Query } from "./params.ts";
@@ -60,7 +61,9 @@ export const runHandler = (
         return h(ctx);
       });
       let failed: Exit.Exit<unknown, ApiError> | undefined;
-      if (spec && spec.method === "get" && spec.cache !== "none") {
+      // A CSV answer is a stream, never kept.
+      const csv = spec?.list && wantsCsv([ctx.query.format].flat()[0], ctx.get("accept"));
+      if (spec && spec.method === "get" && spec.cache !== "none" && !csv) {
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
           const key = answers.keyOf(st, spec.cache === "immutable", ctx.url);

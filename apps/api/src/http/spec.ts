@@ -73,6 +73,13 @@ export const LIST_PARAMS: readonly ParamSpec[] = [
     max: LIMIT_MAX,
   },
   { name: "sort", in: "query", kind: "string", description: "field; prefix - for descending" },
+  {
+    name: "format",
+    in: "query",
+    kind: "enum",
+    description: "json (default), or csv: every matching record (page and limit ignored)",
+    values: ["json", "csv"],
+  },
 ];
 
 /**
@@ -94,6 +101,7 @@ export const validateRequest = (
     refuseOtherFilters(spec.path, query, own, filters);
     readKind(LIST_PARAMS[0]!, query.page, prefix);
     readKind(LIST_PARAMS[1]!, query.limit, prefix);
+    readKind(LIST_PARAMS[3]!, query.format, prefix);
     const sort = str(query, "sort");
     const names = spec.sort ?? [];
     if (sort !== undefined && !names.includes(sort.replace(/^-/, ""))) {

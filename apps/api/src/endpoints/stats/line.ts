@@ -16,8 +16,8 @@ export const statsLine = item(
     tag: "stats",
     params: {
       id: path("string", "the chart's id, as /stats/lines lists it"),
-      from: query("date", "first day (YYYY-MM-DD); default the chart's first"),
-      to: query("date", "last day (YYYY-MM-DD); default the chart's last"),
+      from: query("day", "first day (YYYY-MM-DD); default the chart's first"),
+      to: query("day", "last day (YYYY-MM-DD); default the chart's last"),
       resolution: queryOneOf(RESOLUTIONS, "DAY (default), WEEK, MONTH or YEAR"),
     },
     example: { id: "newTxns", from: "2026-01-01", to: "2026-12-31", resolution: "WEEK" },
