@@ -79,7 +79,7 @@ describe("endpoint parameters", () => {
     tokenIds: "1,x",
     messageType: "not a type",
     enum: "nope",
-    date: "2026-02-30",
+    day: "2026-02-30",
     enumList: "nope",
     date: "2026-02-30",
   };
