@@ -22,7 +22,7 @@ describe("a list and the filters of other routes", () => {
     );
     expect(e).toBeInstanceOf(BadRequest);
     expect((e as BadRequest).message).toBe(
-      "/event-logs has no filter txHash; its filters: blockHash, originAddress, transactionHash, transactionIndex, blockNumber, contractAddress",
+      "/event-logs has no filter txHash; its filters: blockHash, originAddress, transactionHash, transactionIndex, blockNumber, from_height, to_height, contractAddress, from_date, to_date",
     );
     expect(() =>
       validateRequest(route("/event-logs"), { transactionHash: TX }, {}, "cosmos", filters),

@@ -8,22 +8,10 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./args.ts";
 import { COMMANDS } from "./commands.ts";
+import { explorer } from "./explorer-process.fixtures.ts";
 import { resolveInvocation } from "./run.ts";
 
 const bin = fileURLToPath(new URL("../main.ts", import.meta.url));
-const explorer = async (...args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", bin, ...args],
-      { env: { ...process.env, EXPLORER_CONFIG: "" } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-};
 
 const configFile = (json: unknown) => {
   const file = join(mkdtempSync(join(tmpdir(), "explorer-config-")), "explorer.config.json");

@@ -1,30 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { buildApi } from "@explorer/api";
 import { ensureCurrentSet, openClickHouse, repointViews } from "@explorer/store";
 import { DEFAULT_SQL_LIMITS } from "@explorer/store/sql-sandbox";
 import { describe, expect, it } from "vitest";
+import { explorer } from "./explorer-process.fixtures.ts";
 import { renderTable } from "./sql-table.ts";
-
-const bin = fileURLToPath(new URL("../main.ts", import.meta.url));
-const explorer = async (...args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", bin, ...args],
-      { env: { ...process.env, EXPLORER_CONFIG: "" } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-};
 
 /** A migrated chDB store with its views, three blocks in it (one data directory per process). */
 const dir = mkdtempSync(join(tmpdir(), "explorer-sql-"));
