@@ -98,7 +98,9 @@ export const validateRequest = (
     readKind(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
     const own = spec.params.filter((s) => s.in === "query").map((s) => s.name);
-    refuseOtherFilters(spec.path, query, own, filters);
+    // page, limit, sort and format are every list's own, though other routes (/sql) take them too
+    const common = new Set(LIST_PARAMS.map((p) => p.name));
+    refuseOtherFilters(spec.path, query, own, new Set([...filters].filter((f) => !common.has(f))));
     readKind(LIST_PARAMS[0]!, query.page, prefix);
     readKind(LIST_PARAMS[1]!, query.limit, prefix);
     readKind(LIST_PARAMS[3]!, query.format, prefix);
