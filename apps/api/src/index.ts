@@ -10,6 +10,7 @@ export * from "./rpc/attach.ts";
 export * from "./rpc/config.ts";
 export * from "./rpc/node-upstream.ts";
 export * from "./stream/attach.ts";
+export * from "./stream/events.ts";
 export * from "./stream/hub.ts";
 export * from "./stream/source.ts";
 export * from "./verification/service.ts";

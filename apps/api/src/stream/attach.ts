@@ -13,7 +13,8 @@ import { clientIp } from "../http/client-ip.ts";
 import { CORS } from "../http/cors.ts";
 import { accountForms } from "../http/params.ts";
 import { proposerMap, withProposer } from "../records/block.ts";
-import { type HeightEvents, StreamHub } from "./hub.ts";
+import type { HeightEvents } from "./events.ts";
+import { StreamHub } from "./hub.ts";
 import type { ProjectedSource } from "./source.ts";
 
 export const STREAM_PATH = "/api/1.0/stream";

@@ -1,21 +1,16 @@
 import type { Namespace, Server, Socket } from "socket.io";
 import { logLine } from "../log.ts";
+import { type HeightEvents, type Loaded, room, STREAM_NAMESPACES, TX_EVENTS } from "./events.ts";
+import { readHandshake, type Want } from "./handshake.ts";
+import { type Buffered, measured, planReplay, sendReplay } from "./replay.ts";
 
-export interface HeightEvents {
-  readonly height: number;
-  readonly block: Record<string, unknown>;
-  readonly txs: { record: Record<string, unknown>; addresses: string[] }[];
-}
-
-/**
- * What a load of heights `from`…`to` found: the events of the heights the store has, up to
- * `through`, the highest height it holds in full (below `from` when it holds none of them yet: a
- * replica behind the projector's announcement). Heights up to `through` without a block (below a
- * store's first height) are not there to send.
- */
-export interface Loaded {
-  readonly events: readonly HeightEvents[];
-  readonly through: number;
+export interface HubOptions {
+  /** Heights kept for reconnecting clients. */
+  readonly bufferSize?: number;
+  /** How long to wait before asking again a store that does not hold an announced height yet. */
+  readonly retryMs?: number;
+  /** At most this many bytes of JSON per replay: the newest heights that fit, the rest truncated. */
+  readonly replayBytes?: number;
 }
 
 /**
@@ -29,56 +24,9 @@ export interface Loaded {
  * last `bufferSize` heights). A malformed address, height or event list gets an `error-message`
  * and is disconnected.
  *
- * Clients connect to either namespace of `STREAM_NAMESPACES`: the SPEC's `{base_url}/stream`
- * (socket.io-client takes the URL's path for the namespace: `/stream`) or the server's root.
+ * Clients connect to either namespace of `STREAM_NAMESPACES` (events.ts); a handshake is read by
+ * handshake.ts, a replay planned by replay.ts.
  */
-export const STREAM_NAMESPACES = ["/", "/stream"] as const;
-
-/** The events a client may ask for; all of them when it names none. */
-export const STREAM_EVENTS = ["new-block", "new-txs", "new-tx"] as const;
-type StreamEvent = (typeof STREAM_EVENTS)[number];
-const TX_EVENTS = ["new-txs", "new-tx"] as const;
-
-/**
- * The events asked for in a handshake's `events` (an array, or names separated by commas), all of
- * them when not given, or the refusal's text.
- */
-export const chosenEvents = (raw: unknown): ReadonlySet<StreamEvent> | string => {
-  if (raw == null) return new Set(STREAM_EVENTS);
-  const names = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(",") : undefined;
-  const known = new Set<string>(STREAM_EVENTS);
-  const chosen = names?.map((n) => (typeof n === "string" ? n.trim() : n));
-  if (!chosen || chosen.length === 0 || chosen.some((n) => typeof n !== "string" || !known.has(n)))
-    return `events must name one or more of ${STREAM_EVENTS.join(", ")}`;
-  return new Set(chosen as StreamEvent[]);
-};
-
-/** The room of a client that wants `event` for `scope` ("all" or `address:<0x>`). */
-const room = (scope: string, event: StreamEvent) => `${scope}|${event}`;
-
-/** A buffered height and the size of its payloads as JSON (measured once, for replay budgets). */
-interface Buffered {
-  readonly e: HeightEvents;
-  readonly blockBytes: number;
-  readonly txBytes: readonly number[];
-}
-
-/** What a client asked for, kept while it waits for this instance to reach its `since`. */
-interface Want {
-  readonly since: number;
-  readonly address: string | undefined;
-  readonly events: ReadonlySet<StreamEvent>;
-}
-
-export interface HubOptions {
-  /** Heights kept for reconnecting clients. */
-  readonly bufferSize?: number;
-  /** How long to wait before asking again a store that does not hold an announced height yet. */
-  readonly retryMs?: number;
-  /** At most this many bytes of JSON per replay: the newest heights that fit, the rest truncated. */
-  readonly replayBytes?: number;
-}
-
 export class StreamHub {
   private last: number | undefined;
   /** The highest height announced: each emit round goes up to it, however many were announced. */
@@ -91,7 +39,7 @@ export class StreamHub {
   private closed = false;
   private readonly spaces: Namespace[];
   /** Clients that reconnected with a `since` this instance has not reached yet. */
-  private readonly waiting = new Map<Socket, Want>();
+  private readonly waiting = new Map<Socket, Want & { readonly since: number }>();
   readonly bufferSize: number;
   private readonly retryMs: number;
   private readonly replayBytes: number;
@@ -223,62 +171,35 @@ export class StreamHub {
   }
 
   private join(socket: Socket): void {
-    const q = socket.handshake.query;
-    // `auth: {address, since}` or the query's `?address=&since=` (null: not given).
-    const auth = (socket.handshake.auth ?? {}) as {
-      address?: unknown;
-      since?: unknown;
-      events?: unknown;
-    };
-    // One address per connection: `?address=a&address=b` is refused (Engine.IO's parsed query
-    // keeps only one of them, so the raw URL is asked).
-    const given = new URL(socket.request.url ?? "/", "http://stream").searchParams.getAll(
-      "address",
-    );
-    const rawAddress = auth.address ?? q.address;
-    const address = typeof rawAddress === "string" ? this.normalizeAddress(rawAddress) : undefined;
-    const rawSince = auth.since ?? q.since;
-    const since =
-      typeof rawSince === "number" || (typeof rawSince === "string" && /^\d{1,15}$/.test(rawSince))
-        ? Number(rawSince)
-        : Number.NaN;
-    const events = chosenEvents(auth.events ?? q.events);
-    const refusal =
-      rawAddress != null && (!address || given.length > 1)
-        ? given.length > 1
-          ? "address: one address per connection (open one connection per address)"
-          : "address must be an account address in either form"
-        : rawSince != null && !(Number.isSafeInteger(since) && since >= 0)
-          ? "since must be the last height seen (a non-negative integer)"
-          : typeof events === "string"
-            ? events
-            : undefined;
-    const ahead = rawSince != null && (this.last === undefined || since > this.last);
-    const tooFar =
-      ahead && this.last !== undefined && since - this.last > this.bufferSize
-        ? `since ${since} is more than ${this.bufferSize} heights beyond this stream's height ${this.last} (another chain?)`
-        : undefined;
-    if (refusal || typeof events === "string" || tooFar) {
-      socket.emit("error-message", {
-        error: refusal ?? tooFar ?? (typeof events === "string" ? events : ""),
-      });
+    const read = readHandshake(socket, this.normalizeAddress, {
+      last: this.last,
+      bufferSize: this.bufferSize,
+    });
+    if ("refusal" in read) {
+      socket.emit("error-message", { error: read.refusal });
       socket.disconnect(true);
       return;
     }
-    const want = { since, address, events };
-    if (ahead) {
+    const { want, ahead } = read;
+    if (ahead && want.since !== undefined) {
       // Seen elsewhere (another instance, further on): joins once this one has sent `since`, so
       // nothing comes twice.
-      this.waiting.set(socket, want);
+      this.waiting.set(socket, { ...want, since: want.since });
       socket.once("disconnect", () => this.waiting.delete(socket));
       return;
     }
-    this.enter(socket, rawSince != null ? want : { ...want, since: undefined });
+    this.enter(socket, want);
   }
 
   /** Replays what `socket` missed after `since` (when given), then lets the live events reach it. */
-  private enter(socket: Socket, want: Omit<Want, "since"> & { since: number | undefined }): void {
-    if (want.since !== undefined) this.replay(socket, want.since, want.address, want.events);
+  private enter(socket: Socket, want: Want): void {
+    if (want.since !== undefined)
+      sendReplay(
+        socket,
+        want.since,
+        planReplay(this.buffer, this.last, want.since, want.address, want.events, this.replayBytes),
+        want.events,
+      );
     for (const ev of want.events)
       socket.join(
         room(ev === "new-block" || !want.address ? "all" : `address:${want.address}`, ev),
@@ -295,55 +216,4 @@ export class StreamHub {
         this.enter(socket, want);
       }
   }
-
-  /**
-   * Sends a reconnecting client what it missed after `since`, from the buffer (synchronously,
-   * before any live event): the newest heights whose JSON fits `replayBytes`, after a
-   * `replay-truncated` naming the first height sent when it cannot send them all.
-   */
-  private replay(
-    socket: Socket,
-    since: number,
-    address: string | undefined,
-    events: ReadonlySet<StreamEvent>,
-  ): void {
-    const txCopies = TX_EVENTS.filter((ev) => events.has(ev)).length;
-    const sent: { b: Buffered; txs: HeightEvents["txs"] }[] = [];
-    let bytes = 0;
-    // With nothing buffered yet (just started), the first height this instance will send.
-    let first = this.buffer[0]?.e.height ?? (this.last ?? 0) + 1;
-    for (let i = this.buffer.length - 1; i >= 0; i--) {
-      const b = this.buffer[i]!;
-      if (b.e.height <= since) break;
-      const picked = b.e.txs.flatMap((t, j) =>
-        !address || t.addresses.includes(address) ? [j] : [],
-      );
-      bytes +=
-        (events.has("new-block") ? b.blockBytes : 0) +
-        txCopies * picked.reduce((n, j) => n + b.txBytes[j]!, 0);
-      if (bytes > this.replayBytes && sent.length > 0) {
-        first = sent[0]!.b.e.height;
-        break;
-      }
-      sent.unshift({ b, txs: picked.map((j) => b.e.txs[j]!) });
-    }
-    if (since + 1 < first)
-      socket.emit("replay-truncated", { from: since + 1, availableFrom: first });
-    for (const { b, txs } of sent) {
-      if (events.has("new-block")) socket.emit("new-block", b.e.block);
-      if (txs.length === 0) continue;
-      if (events.has("new-txs"))
-        socket.emit(
-          "new-txs",
-          txs.map((t) => t.record),
-        );
-      if (events.has("new-tx")) for (const t of txs) socket.emit("new-tx", t.record);
-    }
-  }
 }
-
-const measured = (e: HeightEvents): Buffered => ({
-  e,
-  blockBytes: JSON.stringify(e.block).length,
-  txBytes: e.txs.map((t) => JSON.stringify(t.record).length),
-});
