@@ -1,0 +1,68 @@
+import { mkdtempSync } from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { Effect, Metric } from "effect";
+import { afterAll, expect } from "vitest";
+import { Db } from "../db.ts";
+import { buildApi } from "../main.ts";
+
+/**
+ * The API the kept-answers tests ask: on a fresh store, listening on loopback (closed after the
+ * file's tests), anonymous clients allowed 4 requests a minute, the key `k-app` 1000.
+ */
+export const servedApi = async () => {
+  const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "api-app-")) });
+  const { db } = await ensureCurrentSet(ch, "explorer");
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 4,
+    apiKeys: new Map([["k-app", 1000]]),
+  });
+  const apiDb = runtime.runSync(
+    Effect.gen(function* () {
+      return yield* Db;
+    }),
+  );
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await runtime.dispose();
+    await ch.close();
+  });
+  /** Blocks up to `height` are projected, and the API has read it. */
+  const project = async (height: number, txsTotal: number) => {
+    await ch.insert({
+      table: `${db}.progress`,
+      values: [{ name: "projector", height, txs_total: txsTotal }],
+      format: "JSONEachRow",
+    });
+    // the API re-reads the height every 250 ms: read now, as the stream does before announcing it
+    const st = await Effect.runPromise(apiDb.refresh);
+    expect(st.height).toBe(height);
+  };
+  return { ch, db, app, apiDb, base, project };
+};
+
+export const key = { authorization: "Bearer k-app" };
+
+/** An answer's headers but those that change from one answer to the next. */
+export const steady = (headers: Headers | IncomingHttpHeaders) =>
+  Object.fromEntries(
+    (headers instanceof Headers ? [...headers] : Object.entries(headers))
+      .map(([k, v]) => [k.toLowerCase(), String(v)])
+      .filter(
+        ([k]) => !["x-request-id", "x-ratelimit-remaining", "date", "retry-after"].includes(k!),
+      ),
+  );
+
+/** The requests the metrics counted under `route`. */
+export const requestsCounted = (route: string) =>
+  Effect.runSync(Metric.snapshot)
+    .filter((s) => s.id === "api_requests_total" && s.attributes?.route === route)
+    .reduce((n, s) => n + Number((s.state as { count: number }).count), 0);
