@@ -1,0 +1,104 @@
+import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
+import { type AddressInfo, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { afterAll } from "vitest";
+import { buildApi } from "../main.ts";
+
+/** A key the guarded API knows (1000 requests a minute): it must never show in an answer or log. */
+export const SECRET = "k-secret-7f3a9c";
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+export const DOC = "/api/1.0/openapi.json";
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: { error?: string };
+}
+
+/**
+ * The API whose guards the tests try, over a real (empty) store, listening on loopback (closed
+ * after the file's tests): anonymous clients allowed 5 requests a minute, keys `k-small` 3,
+ * `k-fast` 120 and SECRET 1000, bodies up to 1000 bytes.
+ */
+export const guardedApi = async () => {
+  const ch = await openClickHouse({
+    kind: "chdb",
+    path: mkdtempSync(join(tmpdir(), "api-guards-")),
+  });
+  await ensureCurrentSet(ch, "explorer");
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 5,
+    apiKeys: new Map([
+      ["k-small", 3],
+      ["k-fast", 120],
+      [SECRET, 1000],
+    ]),
+    maxBodyBytes: 1000,
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const port = (server.address() as AddressInfo).port;
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await runtime.dispose();
+    await ch.close().catch(() => {});
+  });
+
+  /** A request from a given loopback address (each is its own client IP). */
+  const call = (
+    path: string,
+    o: {
+      from?: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      port?: number;
+    } = {},
+  ): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: o.port ?? port,
+          path,
+          method: o.method ?? "GET",
+          localAddress: o.from ?? "127.0.0.1",
+          headers: o.headers,
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => {
+            text += c;
+          });
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: text ? JSON.parse(text) : {},
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(o.body);
+    });
+
+  /** Raw bytes on a socket: for requests node:http would not send. */
+  const rawExchange = (bytes: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const s = connect(port, "127.0.0.1", () => s.write(bytes));
+      let out = "";
+      s.on("data", (d) => {
+        out += d.toString();
+      });
+      s.on("end", () => resolve(out));
+      s.on("error", reject);
+    });
+
+  return { ch, port, call, rawExchange };
+};
