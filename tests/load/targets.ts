@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { attachStream, buildApi, inProcessSource } from "@explorer/api";
 import { sampleLog, start } from "@explorer/explorer";
 import { recordedBlocks } from "@explorer/projections/fixtures";
-import { followWith, Log, Store } from "@explorer/projector";
+import { followWith, projectorParts } from "@explorer/projector";
 import { encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { Settings } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
-import { Effect, Fiber, Layer, Logger } from "effect";
+import { Effect, Fiber, Logger } from "effect";
 import { PrometheusMetrics } from "effect/observability";
 import { copyAt, denseTemplate } from "../bench/synthetic-log.ts";
 
@@ -102,13 +102,7 @@ export const pacedLog = async (
   const source = inProcessSource();
   const projector = Effect.runFork(
     followWith((p) => source.announce(p.height)).pipe(
-      Effect.provide(
-        Layer.mergeAll(
-          Layer.succeed(Store, Store.of(ch)),
-          Layer.succeed(Log, Log.of(log)),
-          Settings.fromEnv,
-        ),
-      ),
+      Effect.provide(projectorParts(ch, log, Settings.fromEnv)),
     ),
   );
   const { app, runtime } = buildApi(ch, "explorer", {

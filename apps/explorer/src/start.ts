@@ -14,10 +14,11 @@ import {
 import { BadSetup, Log as IngestLog, ingest, ingesterChecks, Node } from "@explorer/ingester";
 import {
   followWith,
-  Log as ProjectorLog,
+  type Log as ProjectorLog,
   projectorChecks,
+  projectorParts,
   reindexWith,
-  Store,
+  type Store,
 } from "@explorer/projector";
 import { RawBlockFormatError } from "@explorer/raw-block";
 import { EmbeddedLog, openLogPatiently, type RawLog } from "@explorer/raw-log";
@@ -115,11 +116,11 @@ const feedSample = (log: RawLog, dataDir: string, paced: number, prefix: string)
  * process owns the data directory, so this is how an embedded store is re-indexed without
  * stopping. A re-index that fails is said, and the current set goes on serving.
  */
-const reindexBeside = <E, R>(projectorParts: Layer.Layer<Store | ProjectorLog, E, R>) =>
+const reindexBeside = <E, R>(parts: Layer.Layer<Store | ProjectorLog, E, R>) =>
   Effect.gen(function* () {
     const info = yield* callbackInfo;
     return yield* reindexWith((line) => info(`re-index: ${line.trim()}`)).pipe(
-      Effect.provide(projectorParts),
+      Effect.provide(parts),
       Effect.matchEffect({
         onSuccess: ({ set }) =>
           Effect.logInfo(
@@ -182,9 +183,9 @@ export const start = Effect.gen(function* () {
   // The work in the background: a failure of any of it ends the process (with what went wrong)
   // rather than leaving an API that looks ready over a log that no longer moves.
   const background: Fiber.Fiber<unknown, unknown>[] = [];
-  const projectorParts = Layer.mergeAll(
-    Layer.succeed(Store, Store.of(ch)),
-    Layer.succeed(ProjectorLog, ProjectorLog.of(log)),
+  const parts = projectorParts(
+    ch,
+    log,
     // The projector's settings that start owns: the table set the API reads, following for
     // good, and the log and store opened above. From the environment (one shared by every
     // command, say), the projector wrote elsewhere or stopped while the API waited on an empty
@@ -192,7 +193,7 @@ export const start = Effect.gen(function* () {
     Settings.layer({ ...cfg, storeDb: "explorer", follow: true, fromStart: false }),
   );
   const projector = yield* followWith((p) => projected.announce(p.height)).pipe(
-    Effect.provide(projectorParts),
+    Effect.provide(parts),
     Effect.forkScoped({ startImmediately: true }),
   );
   background.push(projector);
@@ -243,7 +244,7 @@ export const start = Effect.gen(function* () {
       `  chain         ${(cfg.cometRpc && publicUrl(cfg.cometRpc)) || (cfg.logBackend === "nats" ? `the log in NATS (${publicUrl(cfg.natsUrl)}), fed by another ingester` : "the bundled sample chain (--comet-rpc <url> and friends to follow a node)")}`,
     ].join("\n"),
   );
-  if (cfg.reindex) background.push(yield* reindexBeside(projectorParts));
+  if (cfg.reindex) background.push(yield* reindexBeside(parts));
   // Until stopped, or until a part fails (one that finishes, as the sample replay does, is done).
   return yield* Effect.forEach(
     background,

@@ -8,9 +8,9 @@ import { decodeRecord, encodeRecord } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
 import { Settings, settingsFromEnv } from "@explorer/service";
 import { ensureCurrentSet, migrate, openClickHouse } from "@explorer/store";
-import { Effect, Layer } from "effect";
+import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { followWith, Log, Store } from "./main.ts";
+import { followWith, projectorParts } from "./main.ts";
 import { projectLog } from "./project.ts";
 import { RecordError } from "./project-entry.ts";
 import { readProgress } from "./writer.ts";
@@ -114,9 +114,9 @@ describe("a record that cannot be projected", () => {
     const err = await Effect.runPromise(
       followWith().pipe(
         Effect.provide(
-          Layer.mergeAll(
-            Layer.succeed(Store, Store.of(ch)),
-            Layer.succeed(Log, Log.of(log)),
+          projectorParts(
+            ch,
+            log,
             Settings.layer(
               settingsFromEnv({ STORE_DB: "follow", FOLLOW: "false", PROJECT_WORKERS: "0" }),
             ),

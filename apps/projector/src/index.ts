@@ -9,6 +9,7 @@ export {
   migrateProgram,
   ProjectorLive,
   projectorChecks,
+  projectorParts,
   reindexProgram,
   reindexWith,
   Store,

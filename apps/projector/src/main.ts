@@ -208,6 +208,16 @@ export const checksumsProgram = Effect.gen(function* () {
 
 export const ProjectorLive = Layer.mergeAll(Store.layer, Log.layer);
 
+/**
+ * The projector's parts over a store and a log its caller opened (and closes): the one-process
+ * start, the load targets, tests. `settings` says which table set, how to batch, whether to follow.
+ */
+export const projectorParts = <E, R>(
+  ch: ClickHouseClient,
+  log: RawLog,
+  settings: Layer.Layer<Settings, E, R>,
+) => Layer.mergeAll(Layer.succeed(Store, Store.of(ch)), Layer.succeed(Log, Log.of(log)), settings);
+
 /** Re-indexes the configured store from the log (see reindex.ts); `say` gets its progress lines. */
 export const reindexWith = (say?: (line: string) => void) =>
   Effect.gen(function* () {

@@ -8,10 +8,10 @@ import { EmbeddedLog } from "@explorer/raw-log";
 import { Settings, settingsFromEnv } from "@explorer/service";
 import { describeProcess, thisProcess } from "@explorer/service/process";
 import { currentSet, migrate, openClickHouse } from "@explorer/store";
-import { Effect, Fiber, Layer } from "effect";
+import { Effect, Fiber } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
-import { Log, reindexWith, Store } from "./main.ts";
+import { projectorParts, reindexWith } from "./main.ts";
 import { projectLog } from "./project.ts";
 import { LockLost, ReindexBusy, reindex } from "./reindex.ts";
 import { NOTHING_PROJECTED, TABLES } from "./writer.ts";
@@ -389,9 +389,9 @@ describe("projector", () => {
         if (line.includes("blocks/s")) progressed();
       }).pipe(
         Effect.provide(
-          Layer.mergeAll(
-            Layer.succeed(Store, Store.of(ch)),
-            Layer.succeed(Log, Log.of(log)),
+          projectorParts(
+            ch,
+            log,
             Settings.layer(
               settingsFromEnv({ STORE_DB: "it", BATCH_BLOCKS: "10", BATCH_IDLE_MS: "50" }),
             ),
