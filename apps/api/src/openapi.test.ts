@@ -1,31 +1,13 @@
-import { mkdtempSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { servedApi } from "./http/served-api.fixtures.ts";
 import { validateRequest } from "./http/spec.ts";
-import { buildApi } from "./main.ts";
 import { ROUTE_SPECS } from "./routes/specs.ts";
 
-const ch = await openClickHouse({
-  kind: "chdb",
-  path: mkdtempSync(join(tmpdir(), "api-openapi-")),
-});
-await ensureCurrentSet(ch, "explorer");
-const { app, runtime } = buildApi(ch, "explorer", {
+const { app, base } = await servedApi("api-openapi", {
   prefix: "cosmos",
   nativeCoins: new Map([["test", "atest"]]),
   rateLimitPerMinute: 1e6,
   apiKeys: new Map(),
-});
-const server = app.listen(0, "127.0.0.1");
-await new Promise((r) => server.once("listening", r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
-afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await runtime.dispose();
-  await ch.close();
 });
 
 describe("OpenAPI document", () => {

@@ -2,13 +2,13 @@ import type { AddressInfo } from "node:net";
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { buildApi } from "../main.ts";
-import { key, servedApi } from "./kept-answers.fixtures.ts";
+import { keptAnswersApi, key } from "./kept-answers.fixtures.ts";
 
 /**
  * Kept answers are never stale: what they show (a proposer's description, a validator's
  * signatures) is as of the projected height, and a failure is shared, never kept.
  */
-const { ch, db, app, apiDb, base, project } = await servedApi();
+const { ch, db, app, apiDb, base, project } = await keptAnswersApi();
 
 describe("kept answers", () => {
   it("of a block show its proposer's description as it is now", async () => {

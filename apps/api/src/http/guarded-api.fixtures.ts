@@ -1,11 +1,6 @@
-import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { type AddressInfo, connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
-import { afterAll } from "vitest";
-import { buildApi } from "../main.ts";
+import { connect } from "node:net";
+import { servedApi } from "./served-api.fixtures.ts";
 
 /** A key the guarded API knows (1000 requests a minute): it must never show in an answer or log. */
 export const SECRET = "k-secret-7f3a9c";
@@ -19,17 +14,11 @@ export interface Answer {
 }
 
 /**
- * The API whose guards the tests try, over a real (empty) store, listening on loopback (closed
- * after the file's tests): anonymous clients allowed 5 requests a minute, keys `k-small` 3,
- * `k-fast` 120 and SECRET 1000, bodies up to 1000 bytes.
+ * The API whose guards the tests try (see servedApi): anonymous clients allowed 5 requests a
+ * minute, keys `k-small` 3, `k-fast` 120 and SECRET 1000, bodies up to 1000 bytes.
  */
 export const guardedApi = async () => {
-  const ch = await openClickHouse({
-    kind: "chdb",
-    path: mkdtempSync(join(tmpdir(), "api-guards-")),
-  });
-  await ensureCurrentSet(ch, "explorer");
-  const { app, runtime } = buildApi(ch, "explorer", {
+  const { ch, port } = await servedApi("api-guards", {
     prefix: "cosmos",
     nativeCoins: new Map([["test", "atest"]]),
     rateLimitPerMinute: 5,
@@ -39,14 +28,6 @@ export const guardedApi = async () => {
       [SECRET, 1000],
     ]),
     maxBodyBytes: 1000,
-  });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  const port = (server.address() as AddressInfo).port;
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await runtime.dispose();
-    await ch.close().catch(() => {});
   });
 
   /** A request from a given loopback address (each is its own client IP). */

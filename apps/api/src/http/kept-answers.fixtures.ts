@@ -1,22 +1,15 @@
-import { mkdtempSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { Effect, Metric } from "effect";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import { Db } from "../db.ts";
-import { buildApi } from "../main.ts";
+import { servedApi } from "./served-api.fixtures.ts";
 
 /**
- * The API the kept-answers tests ask: on a fresh store, listening on loopback (closed after the
- * file's tests), anonymous clients allowed 4 requests a minute, the key `k-app` 1000.
+ * The API the kept-answers tests ask (see servedApi): anonymous clients allowed 4 requests a
+ * minute, the key `k-app` 1000.
  */
-export const servedApi = async () => {
-  const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "api-app-")) });
-  const { db } = await ensureCurrentSet(ch, "explorer");
-  const { app, runtime } = buildApi(ch, "explorer", {
+export const keptAnswersApi = async () => {
+  const { ch, db, app, runtime, base } = await servedApi("api-app", {
     prefix: "cosmos",
     nativeCoins: new Map([["test", "atest"]]),
     rateLimitPerMinute: 4,
@@ -27,14 +20,6 @@ export const servedApi = async () => {
       return yield* Db;
     }),
   );
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/1.0`;
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await runtime.dispose();
-    await ch.close();
-  });
   /** Blocks up to `height` are projected, and the API has read it. */
   const project = async (height: number, txsTotal: number) => {
     await ch.insert({

@@ -1,14 +1,14 @@
 import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { key, requestsCounted, servedApi, steady } from "./kept-answers.fixtures.ts";
+import { keptAnswersApi, key, requestsCounted, steady } from "./kept-answers.fixtures.ts";
 
 /**
  * The request path around the answers: kept answers (served before routing) come with the same
  * bytes and headers as fresh ones, still pass rate limits and API keys, carry request ids and
  * CORS, are counted in the metrics under their route, and change when the projected height moves.
  */
-const { ch, db, app, base, project } = await servedApi();
+const { ch, db, app, base, project } = await keptAnswersApi();
 
 describe("kept answers", () => {
   it("are the same bytes and headers as the first answer, and rate limits still apply", async () => {
