@@ -7,6 +7,7 @@ import {
   LoggingLive,
   listen,
   Settings as ProcessSettings,
+  REFERENCE_EVM_CHAIN_ID,
   type ReadyCheck,
   type ReadyReport,
   runChecks,
@@ -45,7 +46,7 @@ export const buildApi = (
     verifier: new Verifier(),
     log: undefined,
     chainId: "",
-    evmChainId: 262144,
+    evmChainId: REFERENCE_EVM_CHAIN_ID,
   }),
   processChecks: readonly ReadyCheck[] = [],
 ) => {
