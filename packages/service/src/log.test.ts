@@ -1,6 +1,16 @@
 import { Effect, Logger } from "effect";
 import { describe, expect, it } from "vitest";
-import { effectLogger, formatEvent, type LogEvent, logLevelOf, writeEvent } from "./log.ts";
+import { Settings } from "./index.ts";
+import {
+  effectLogger,
+  formatEvent,
+  type LogEvent,
+  logSettings,
+  logSettingsOf,
+  useLogSettings,
+  writeEvent,
+} from "./log.ts";
+import { settingsFromEnv } from "./settings/resolve.ts";
 
 const event: LogEvent = {
   level: "Warn",
@@ -9,10 +19,10 @@ const event: LogEvent = {
   fields: { height: 42, error: "ECONNRESET" },
 };
 
-/** What writeEvent writes under these settings. */
+/** What writeEvent writes under the settings of this environment. */
 const written = (env: NodeJS.ProcessEnv, e: LogEvent = event): string[] => {
   const out: string[] = [];
-  writeEvent(e, env, (l) => out.push(l));
+  writeEvent(e, settingsFromEnv(env), (l) => out.push(l));
   return out;
 };
 
@@ -40,7 +50,11 @@ describe("one logger, LOG_FORMAT and LOG_LEVEL", () => {
     expect(written({}, debug)).toEqual([]);
     expect(written({ LOG_LEVEL: "debug" }, debug)).toHaveLength(1);
     expect(written({ LOG_LEVEL: "Error" })).toEqual([]);
-    expect(logLevelOf({ LOG_LEVEL: "bogus" })).toBe("Info");
+    // before the settings are made (a bad one among them): the registry's default for a bad value
+    expect(logSettingsOf({ LOG_LEVEL: "bogus", LOG_FORMAT: "JSON" })).toEqual({
+      logLevel: "Info",
+      logFormat: "json",
+    });
   });
 
   it("a failure's cause follows a pretty line, indented, and is a field of a JSON one", () => {
@@ -52,22 +66,23 @@ describe("one logger, LOG_FORMAT and LOG_LEVEL", () => {
     expect(JSON.parse(formatEvent("json", e)).cause).toBe("Error: boom\n    at here");
   });
 
-  it("Effect's log calls come out as the same lines, with annotations as fields", async () => {
+  it("Effect's log calls come out as the same lines, with annotations as fields, as the Settings say", async () => {
     const out: string[] = [];
     const saved = process.stdout.write;
-    const env = { ...process.env };
-    process.env.LOG_FORMAT = "json";
+    const before = logSettings();
     process.stdout.write = ((l: string) => out.push(l) > 0) as typeof process.stdout.write;
     try {
       await Effect.runPromise(
         Effect.logWarning("waiting for the node").pipe(
           Effect.annotateLogs("attempt", 3),
+          Effect.provide(Settings.layer(settingsFromEnv({ LOG_FORMAT: "json" }))),
           Effect.provide(Logger.layer([effectLogger])),
         ),
       );
+      expect(logSettings()).toEqual({ logFormat: "json", logLevel: "Info" });
     } finally {
       process.stdout.write = saved;
-      process.env = env;
+      useLogSettings(before);
     }
     expect(out).toHaveLength(1);
     expect(JSON.parse(out[0]!)).toMatchObject({

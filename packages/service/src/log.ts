@@ -4,22 +4,51 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as References from "effect/References";
+import { SETTINGS, type SettingsValues } from "./settings/registry.ts";
 
 /**
  * One logger for every app, in Effect code and in plain callbacks alike: lines on stdout (where
  * Effect's console loggers write; stderr keeps a command's one-line failure and the progress shown
- * on a terminal), in the format LOG_FORMAT names (`json`: one JSON object a line, for log
- * shippers; `pretty`, the default: a readable line), from the level LOG_LEVEL names on (any case;
- * default Info).
+ * on a terminal), in the format the settings' `logFormat` names (`json`: one JSON object a line,
+ * for log shippers; `pretty`: a readable line), from the level `logLevel` names on. The Settings
+ * service hands them over when it is made (useLogSettings); before that (a process failing on a
+ * bad setting), LOG_FORMAT and LOG_LEVEL read as the settings registry reads them.
  */
-export type LogFormat = "json" | "pretty";
+export type LogFormat = SettingsValues["logFormat"];
 export type Level = Exclude<LogLevel.LogLevel, "All" | "None">;
 
-export const logFormatOf = (env: NodeJS.ProcessEnv = process.env): LogFormat =>
-  env.LOG_FORMAT?.toLowerCase() === "json" ? "json" : "pretty";
+/** What the logger writes: its format and the least level it shows. */
+export type LogSettings = Pick<SettingsValues, "logFormat" | "logLevel">;
 
-export const logLevelOf = (env: NodeJS.ProcessEnv = process.env): LogLevel.LogLevel =>
-  LogLevel.values.find((l) => l.toLowerCase() === env.LOG_LEVEL?.toLowerCase()) ?? "Info";
+/** The registry's value of `key` in `env`; its default when unset or not one it takes. */
+const envOrDefault = <K extends keyof LogSettings>(
+  key: K,
+  env: Readonly<Record<string, string | undefined>>,
+): LogSettings[K] => {
+  const s = SETTINGS[key];
+  try {
+    const text = env[s.env];
+    return (text ? s.parse(text) : s.default) as LogSettings[K];
+  } catch {
+    return s.default as LogSettings[K];
+  }
+};
+
+/** The logger's settings before the process's Settings are made. */
+export const logSettingsOf = (env: Readonly<Record<string, string | undefined>>): LogSettings => ({
+  logFormat: envOrDefault("logFormat", env),
+  logLevel: envOrDefault("logLevel", env),
+});
+
+let current: LogSettings = logSettingsOf(process.env);
+
+/** From now on the logger writes as `settings` say (the Settings service calls it when made). */
+export const useLogSettings = (settings: LogSettings): void => {
+  current = { logFormat: settings.logFormat, logLevel: settings.logLevel };
+};
+
+/** The settings the logger writes by now. */
+export const logSettings = (): LogSettings => current;
 
 /** What one log line says. */
 export interface LogEvent {
@@ -53,14 +82,14 @@ export const formatEvent = (format: LogFormat, e: LogEvent): string => {
   return e.cause === undefined ? line : `${line}\n  ${e.cause.replaceAll("\n", "\n  ")}`;
 };
 
-/** Writes the event if its level is shown, in the format of the environment. */
+/** Writes the event if its level is shown, in the format of `settings` (the current ones). */
 export const writeEvent = (
   e: LogEvent,
-  env: NodeJS.ProcessEnv = process.env,
+  settings: LogSettings = current,
   write: (line: string) => void = (l) => process.stdout.write(l),
 ): void => {
-  if (!LogLevel.isGreaterThanOrEqualTo(e.level, logLevelOf(env))) return;
-  write(`${formatEvent(logFormatOf(env), e)}\n`);
+  if (!LogLevel.isGreaterThanOrEqualTo(e.level, settings.logLevel)) return;
+  write(`${formatEvent(settings.logFormat, e)}\n`);
 };
 
 const at =
@@ -95,8 +124,8 @@ export const effectLogger = Logger.make<unknown, void>(
   },
 );
 
-/** The Effect logger and the minimum level, from LOG_FORMAT and LOG_LEVEL. */
+/** The Effect logger, and the least level Effect passes it: the logger's when the layer is made. */
 export const LoggingLive = Layer.mergeAll(
   Logger.layer([effectLogger]),
-  Layer.sync(References.MinimumLogLevel, () => logLevelOf()),
+  Layer.sync(References.MinimumLogLevel, () => current.logLevel),
 );

@@ -19,14 +19,10 @@ const main = async () => {
     return;
   }
   const { settings } = invocation;
-  // The logger reads these two when @explorer/service loads (below), as it does in the apps.
-  process.env.LOG_FORMAT = settings.logFormat;
-  process.env.LOG_LEVEL = settings.logLevel;
-  const [{ failBriefly, LoggingLive, runMain, Settings }, { Effect }, program] = await Promise.all([
-    import("@explorer/service"),
-    import("effect"),
-    invocation.command.load(),
-  ]);
+  const [{ failBriefly, LoggingLive, runMain, Settings, useLogSettings }, { Effect }, program] =
+    await Promise.all([import("@explorer/service"), import("effect"), invocation.command.load()]);
+  // Before LoggingLive is made (it takes the least level then), and before the program logs.
+  useLogSettings(settings);
   runMain(
     program.pipe(
       failBriefly,
