@@ -7,6 +7,7 @@ import { blockRows, found, lookup, txRows } from "../records/store-reads.ts";
 import { txPositionsReader } from "../records/tx-positions.ts";
 import { AnswerCache } from "./answers.ts";
 import { pointAnswers } from "./point-answers.ts";
+import { proposersReader } from "./proposers.ts";
 import type { ReadModelShape } from "./read-model.ts";
 
 /**
@@ -17,9 +18,12 @@ import type { ReadModelShape } from "./read-model.ts";
 export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelShape => {
   const records = recordCacheDir ? new RecordCache(recordCacheDir) : undefined;
   const follower = records && followRecords(records, db);
-  const now = records && follower ? pointAnswers(db, records, follower) : new Map();
+  const proposers = proposersReader(db);
+  const now = records && follower ? pointAnswers(records, follower, proposers.current) : new Map();
   return {
     answers: new AnswerCache(),
+    proposers: proposers.read,
+    proposersNow: proposers.current,
     txRecord: (key) =>
       Effect.flatMap(db.state, (st) => {
         const kept = records?.txGzipped(st.db, key, st.height);

@@ -1,13 +1,14 @@
 import { gunzipSync } from "node:zlib";
-import type { DbShape, StoreState } from "../db.ts";
+import type { StoreState } from "../db.ts";
 import { gzipNow } from "../http/gzip.ts";
 import { jsonOf } from "../http/json-text.ts";
 import { txHash } from "../http/params.ts";
-import { blockText, peekProposers } from "../records/block.ts";
+import { blockText } from "../records/block.ts";
 import { targets } from "../records/decode.ts";
 import type { RecordCache } from "../records/record-cache.ts";
 import type { RecordFollower } from "../records/record-follower.ts";
 import { txKey } from "../records/store-reads.ts";
+import type { Proposers } from "./proposers.ts";
 import type { ImmediateAnswer } from "./read-model.ts";
 
 /** Made at once for a route's path parameters in a state, or undefined (the route answers). */
@@ -28,9 +29,9 @@ const HEIGHT = /^[1-9]\d{0,14}$/;
  * routes' paths as the router names them.
  */
 export const pointAnswers = (
-  db: DbShape,
   cache: RecordCache,
   follower: RecordFollower,
+  proposersNow: (st: StoreState) => Proposers | undefined,
 ): ReadonlyMap<string, PointAnswer> =>
   new Map<string, PointAnswer>([
     [
@@ -57,7 +58,7 @@ export const pointAnswers = (
       ({ height = "" }, st) => {
         if (!HEIGHT.test(height) || Number(height) > st.height) return undefined;
         const row = cache.block(st.db, Number(height));
-        const proposers = row && peekProposers(db, st);
+        const proposers = row && proposersNow(st);
         if (!row || !proposers) return undefined;
         const json = Buffer.from(jsonOf(blockText(row, proposers)));
         return {

@@ -3,6 +3,7 @@ import type { StoreState } from "../db.ts";
 import type { NotFound, StoreFailure } from "../http/errors.ts";
 import type { StoredBlock } from "../records/block.ts";
 import type { AnswerCache } from "./answers.ts";
+import type { Proposers } from "./proposers.ts";
 
 /** An answer made at once: its route (as the metrics name it), and its JSON's length and bytes. */
 export interface ImmediateAnswer {
@@ -16,7 +17,8 @@ export interface ImmediateAnswer {
 /**
  * What the API reads, and every cache it keeps of it: answers by table set and projected height,
  * records kept beside the store for point lookups (records/record-cache.ts, filled by
- * records/record-follower.ts), and where the n-th transaction is (records/tx-positions.ts).
+ * records/record-follower.ts), where the n-th transaction is (records/tx-positions.ts), and the
+ * validators that propose blocks (proposers.ts).
  * Handlers ask it for records; how one is kept is its own affair.
  */
 export interface ReadModelShape {
@@ -26,6 +28,10 @@ export interface ReadModelShape {
   readonly txRecord: (key: string) => Effect.Effect<string | undefined, StoreFailure>;
   /** A projected block by height (NotFound if the store has none). */
   readonly block: (height: number) => Effect.Effect<StoredBlock, NotFound | StoreFailure>;
+  /** Consensus address → operator and description, as of the projected height (read-model/proposers.ts). */
+  readonly proposers: Effect.Effect<Proposers, StoreFailure>;
+  /** `proposers`' map if it is already the one for `st` (no effect: for the hot path), else undefined. */
+  readonly proposersNow: (st: StoreState) => Proposers | undefined;
   /** Heights that hold the transactions at positions low..high in `st`'s set, if known. */
   readonly txPositions: (
     st: StoreState,
