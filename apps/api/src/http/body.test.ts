@@ -1,18 +1,18 @@
 import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Layer, ManagedRuntime } from "effect";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Db, makeDb } from "../db.ts";
 import { makeReadModel } from "../read-model/make.ts";
 import { ReadModel } from "../read-model/read-model.ts";
 import { makeVerification, Verification } from "../verification/service.ts";
 import { makeApp, Settings } from "./app.ts";
 import { jsonDepth, readJsonBody } from "./body.ts";
+import { answerOf, listening } from "./served-api.fixtures.ts";
 
 /**
  * readJsonBody behind the app's error handling, as a POST route (verification, JSON-RPC over HTTP)
@@ -48,11 +48,7 @@ const app = makeApp(runtime, settings, [], (router) => {
     ctx.body = { got: await readJsonBody(ctx.req, { limit: 1000, maxDepth: 8 }) };
   });
 });
-const server = app.listen(0, "127.0.0.1");
-await new Promise((r) => server.once("listening", r));
-const port = (server.address() as AddressInfo).port;
-afterAll(async () => {
-  await new Promise((r) => server.close(r));
+const port = await listening(app, async () => {
   await runtime.dispose();
   await ch.close();
 });
@@ -68,16 +64,10 @@ const post = (
       { host: "127.0.0.1", port, method: "POST", path: "/api/1.0/echo", headers },
       (res) => {
         answered = true;
-        let text = "";
-        res.on("data", (c) => {
-          text += c;
-        });
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(text),
-            connection: res.headers.connection,
-          }),
+        answerOf(res).then(
+          (a) =>
+            resolve({ status: a.status, body: a.body, connection: a.headers.connection as string }),
+          reject,
         );
       },
     );

@@ -1,17 +1,13 @@
 import { request } from "node:http";
 import { connect } from "node:net";
-import { servedApi } from "./served-api.fixtures.ts";
+import { type Answer, answerOf, servedApi } from "./served-api.fixtures.ts";
 
 /** A key the guarded API knows (1000 requests a minute): it must never show in an answer or log. */
 export const SECRET = "k-secret-7f3a9c";
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 export const DOC = "/api/1.0/openapi.json";
 
-export interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: { error?: string };
-}
+export type { Answer } from "./served-api.fixtures.ts";
 
 /**
  * The API whose guards the tests try (see servedApi): anonymous clients allowed 5 requests a
@@ -51,19 +47,7 @@ export const guardedApi = async () => {
           localAddress: o.from ?? "127.0.0.1",
           headers: o.headers,
         },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => {
-            text += c;
-          });
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: text ? JSON.parse(text) : {},
-            }),
-          );
-        },
+        (res) => answerOf(res).then(resolve, reject),
       );
       req.on("error", reject);
       req.end(o.body);

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { type Answer, bearer, DOC, guardedApi, SECRET } from "./guarded-api.fixtures.ts";
+import { answerOf } from "./served-api.fixtures.ts";
 
 /**
  * The API's guards over a real (empty) store: the request body limit, requests Node's parser refuses, and methods
@@ -19,16 +20,11 @@ describe("request size", () => {
           path: "/api/1.0/txs",
           headers: { "content-type": "application/json", "content-length": "1001" },
         },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => {
-            text += c;
-          });
-          res.on("end", () => {
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) });
+        (res) =>
+          answerOf(res).then((a) => {
+            resolve(a);
             req.destroy();
-          });
-        },
+          }, reject),
       );
       req.on("error", reject);
       req.flushHeaders(); // headers only: the server must answer without waiting for the body
