@@ -62,7 +62,7 @@ export const paramsSchema = <F extends Params>(params: F, prefix = "cosmos") =>
 export const paramSpecs = (params: Params): ParamSpec[] =>
   Object.entries(params).map(([name, p]) => ({ name, in: p.in, ...p.describe }));
 
-type Bounds = Pick<ParamSpec, "min" | "max" | "required">;
+type Bounds = Pick<ParamSpec, "min" | "max" | "maxLength" | "required">;
 
 /** A query parameter of a kind. */
 export const query = <K extends Kind>(

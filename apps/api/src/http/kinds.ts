@@ -65,6 +65,8 @@ export interface KindOf {
   readonly values?: readonly string[];
   readonly min?: number;
   readonly max?: number;
+  /** A string's most characters (200 unless said). */
+  readonly maxLength?: number;
 }
 
 /** An enumList value (any case, the BOND_STATUS_ prefix optional) → the value it names. */
@@ -99,7 +101,7 @@ export const readKind = (
     case "bool":
       return bool(query, s.name);
     case "string":
-      return str(query, s.name);
+      return str(query, s.name, s.maxLength);
     case "account":
       return accountForms(one(), prefix, s.name);
     case "accounts":

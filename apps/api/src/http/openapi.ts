@@ -70,7 +70,7 @@ const schemaOf = (s: ParamSpec): Record<string, unknown> => {
         description: "repeated, comma-separated or a JSON array",
       };
     default:
-      return { type: "string", maxLength: 200 };
+      return { type: "string", maxLength: s.maxLength ?? 200 };
   }
 };
 

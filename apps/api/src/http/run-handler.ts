@@ -10,7 +10,7 @@ import { holdsJsonText, jsonOf } from "./json-text.ts";
 import type { Query } from "./params.ts";
 import { errorBody, internalError, reply } from "./reply.ts";
 import type { Handler, Runtime } from "./settings.ts";
-import { type RouteSpec, validateRequest } from "./spec.ts";
+import { LIST_PARAMS, type RouteSpec, validateRequest } from "./spec.ts";
 import { filterNames } from "./undeclared.ts";
 
 const stateOfDb = Effect.gen(function* () {
@@ -39,7 +39,7 @@ export const runHandler = (
 ) => {
   const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
   const answers = reads.answers;
-  const filters = filterNames(routes);
+  const filters = filterNames(routes, LIST_PARAMS);
   return (h: Handler): RouterMiddleware =>
     async (ctx) => {
       const spec = specs.get(`${ctx.method === "HEAD" ? "GET" : ctx.method} ${routeOf(ctx) ?? ""}`);

@@ -18,6 +18,8 @@ export interface ParamSpec {
   readonly values?: readonly string[];
   readonly min?: number;
   readonly max?: number;
+  /** A string's most characters (200 unless said). */
+  readonly maxLength?: number;
   /** A query parameter the route cannot do without (path parameters always are). */
   readonly required?: boolean;
 }
@@ -98,9 +100,7 @@ export const validateRequest = (
     readKind(s, s.in === "path" ? pathParams[s.name] : query[s.name], prefix);
   if (spec.list) {
     const own = spec.params.filter((s) => s.in === "query").map((s) => s.name);
-    // page, limit, sort and format are every list's own, though other routes (/sql) take them too
-    const common = new Set(LIST_PARAMS.map((p) => p.name));
-    refuseOtherFilters(spec.path, query, own, new Set([...filters].filter((f) => !common.has(f))));
+    refuseOtherFilters(spec.path, query, own, filters);
     readKind(LIST_PARAMS[0]!, query.page, prefix);
     readKind(LIST_PARAMS[1]!, query.limit, prefix);
     readKind(LIST_PARAMS[3]!, query.format, prefix);

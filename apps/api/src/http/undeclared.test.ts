@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ROUTE_SPECS } from "../routes/specs.ts";
 import { BadRequest } from "./errors.ts";
-import { validateRequest } from "./spec.ts";
+import { LIST_PARAMS, validateRequest } from "./spec.ts";
 import { filterNames } from "./undeclared.ts";
 
 const route = (path: string) => ROUTE_SPECS.find((r) => r.method === "get" && r.path === path)!;
-const filters = filterNames(ROUTE_SPECS);
+const filters = filterNames(ROUTE_SPECS, LIST_PARAMS);
 const TX = "0x13181fd51ca42c052eb6a69ed3ec25d3d7237f1d9d960f3fc0b6eda8be2e9b42";
 const refusal = (f: () => void) => {
   try {
@@ -29,11 +29,13 @@ describe("a list and the filters of other routes", () => {
     ).not.toThrow();
   });
 
-  it("every list takes its own filters with page, limit and sort, refuses the others' and ignores unknown names", () => {
+  it("every list takes its own filters with page, limit, sort and format, refuses the others' and ignores unknown names", () => {
     for (const r of ROUTE_SPECS.filter((x) => x.list)) {
       const own = r.params.filter((p) => p.in === "query").map((p) => p.name);
       // names present, values empty: the kinds' checks pass, only the names are judged
-      const every = Object.fromEntries([...own, "page", "limit", "sort"].map((n) => [n, ""]));
+      const every = Object.fromEntries(
+        [...own, "page", "limit", "sort", "format"].map((n) => [n, ""]),
+      );
       const ok = { ...every, _: "1700000000000", cacheBuster: "1", LIMIT: "5" };
       expect(() => validateRequest(r, ok, {}, "cosmos", filters), r.path).not.toThrow();
       for (const other of [...filters].filter((n) => !own.includes(n)))

@@ -1,11 +1,21 @@
 import { BadRequest } from "./errors.ts";
 import type { Query } from "./params.ts";
 
-/** The names of every route's query parameters: the API's filters, by name. */
+/**
+ * The names of every route's query parameters but the lists' own (page, limit, sort, format,
+ * which /sql takes too): the API's filters, by name.
+ */
 export const filterNames = (
   routes: readonly { readonly params: readonly { readonly name: string; readonly in: string }[] }[],
-): ReadonlySet<string> =>
-  new Set(routes.flatMap((r) => r.params.filter((p) => p.in === "query").map((p) => p.name)));
+  listParams: readonly { readonly name: string }[],
+): ReadonlySet<string> => {
+  const common = new Set(listParams.map((p) => p.name));
+  return new Set(
+    routes.flatMap((r) =>
+      r.params.filter((p) => p.in === "query" && !common.has(p.name)).map((p) => p.name),
+    ),
+  );
+};
 
 /**
  * A list refuses a filter it does not take but other routes do (`txHash` on /event-logs, which

@@ -106,7 +106,11 @@ export const sqlGet = item(
     tag: "sql",
     cache: "none",
     params: {
-      query: query("string", "the query: one SELECT over explorer.* views", { required: true }),
+      // A URL's length is bounded (a longer query goes as a POST body)
+      query: query("string", "the query: one SELECT over explorer.* views (POST a longer one)", {
+        required: true,
+        maxLength: 4000,
+      }),
       format: formatParam,
     },
     example: { query: "SELECT max(height) FROM explorer.blocks" },
