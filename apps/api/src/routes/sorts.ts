@@ -1,3 +1,5 @@
+import { named } from "../records/token-names.ts";
+
 /**
  * The sortable fields of every list and what each sorts by (a column, or for validators a field
  * of the record): each list endpoint (endpoints/) offers the names, which validate requests and fill
@@ -22,7 +24,8 @@ export const SORTS = {
     blockNumber: "c.block_number",
     blockNumberCreate: "c.block_number",
     timestamp: "c.block_number",
-    name: "c.name",
+    // the name the answer shows: the latest reading (records/token-names.ts)
+    name: named("name"),
     holderCount: "holder_count",
     transferCount: "transfer_count",
   },
