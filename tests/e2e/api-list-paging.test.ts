@@ -64,6 +64,12 @@ beforeAll(async () => {
   const { db } = await openCurrentSet(store.ch, "explorer");
   await store.project(db);
   api = await store.api("explorer");
+  // An account's tokens: the account holding the most kinds of token (the token holders' list).
+  const kinds = new Map<string, Set<string>>();
+  for (const h of await everyRecord("/token-holders"))
+    kinds.set(h.address, (kinds.get(h.address) ?? new Set()).add(h.contractAddress));
+  const holder = [...kinds].sort((a, b) => b[1].size - a[1].size)[0]![0];
+  PATHS["/addresses/:address/tokens"] = `/addresses/${holder}/tokens`;
   for (const s of LISTS) whole.set(s.path, await everyRecord(PATHS[s.path] ?? s.path));
   const cosmos = new Map<string, string>();
   for (const t of whole.get("/txs")!)

@@ -188,6 +188,18 @@ export const listMeanings = (
     },
     "/addresses": addresses,
     "/addresses/rich-list/:type": { id: (r) => r.mx, filters: {} },
+    "/addresses/:address/tokens": {
+      id: (r) => r.contractAddress,
+      filters: { tokenType: field((r) => r.tokenType) },
+    },
+    "/internal-txs": {
+      id: (r) => `${r.transactionHash}/${r.traceIndex}`,
+      filters: {
+        txHash: txHashOf((r) => r.transactionHash, cosmosOf),
+        address: among((r) => [r.from, r.to], sameAccount),
+        blockNumber: height((r) => r.blockNumber),
+      },
+    },
     "/validators": {
       id: operator,
       filters: {
