@@ -32,6 +32,9 @@ import type { ValuePool } from "../lib/fuzz/values.ts";
  * FUZZ_RUNS (default 40) runs per property and route; FUZZ_SEED replays a run.
  */
 const KEY = "k-fuzz";
+/** The paths the Etherscan-compatible API answers, each exactly (a query may follow). */
+const ETHERSCAN_PATH =
+  /^\/(api|v2\/api|api\/1\.0\/etherscan(\/v2)?|api\/1\.0\/verify-contract)(\?|$)/;
 const tally = new Tally();
 const literals = literalSegments(ROUTE_SPECS);
 let port: number;
@@ -67,7 +70,7 @@ beforeAll(async () => {
     messageTypes: [
       ...new Set(txs.flatMap((t) => t.body.messages.map((m: any) => m["@type"]))),
     ] as string[],
-    byName: { type: ["test", "TEST", "Test"] },
+    byName: { type: ["test", "TEST", "Test"], apikey: [KEY] },
   };
   expect(pool.accounts.length * pool.evmHashes.length * pool.tokenIds.length).toBeGreaterThan(0);
   before = await served.snapshot();
@@ -224,8 +227,18 @@ describe("whole requests gone wrong", () => {
         const early =
           [413, 414, 431].includes(res.status) ||
           (res.status === 400 && res.headers.connection === "close");
-        if (auth && !early && r.method !== "OPTIONS" && !r.path.startsWith("/api/1.0/stream"))
-          expect(res.status, auth).toBe(401);
+        if (auth && !early && r.method !== "OPTIONS" && !r.path.startsWith("/api/1.0/stream")) {
+          // Etherscan's paths refuse within their envelope, HTTP 200 (docs/etherscan.md).
+          if (!ETHERSCAN_PATH.test(r.path)) expect(res.status, auth).toBe(401);
+          else {
+            expect(res.status, auth).toBe(200);
+            if (r.method !== "HEAD")
+              expect(JSON.parse(res.text)).toMatchObject({
+                message: "NOTOK",
+                result: "Invalid API Key",
+              });
+          }
+        }
         if (r.method === "OPTIONS" && !early && !r.path.startsWith("/api/1.0/stream"))
           expect(res.status).toBe(204);
       }),
