@@ -1,4 +1,5 @@
 import { endpoints, nodePorts } from "@explorer/infra";
+import type { CallFrame } from "@explorer/raw-block";
 import { openCurrentSet } from "@explorer/projector";
 import { JsonRpcProvider, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -19,22 +20,10 @@ let store: ScenarioStore;
 let api: string;
 const { get, every } = apiReader(() => api);
 
-interface Frame {
-  type: string;
-  from: string;
-  to?: string;
-  value?: string;
-  gas: string;
-  gasUsed: string;
-  input: string;
-  output?: string;
-  error?: string;
-  calls?: Frame[];
-}
 
 /** A node call tree as the API's records, depth first (a hex string's size in bytes). */
 const recordsOf = (
-  f: Frame,
+  f: CallFrame,
   tx: { hash: string; block: number; index: number },
   path: number[] = [],
   out: object[] = [],
@@ -81,7 +70,7 @@ const readNode = async () => {
     })),
   );
   return mapLimit(txs, 4, async (tx) => {
-    const root: Frame = await provider.send("debug_traceTransaction", [
+    const root: CallFrame = await provider.send("debug_traceTransaction", [
       tx.hash,
       { tracer: "callTracer" },
     ]);

@@ -1,4 +1,4 @@
-import type { Json, RawBlockV1 } from "@explorer/raw-block";
+import type { CallFrame, Json, RawBlockV1 } from "@explorer/raw-block";
 import { describe, expect, it } from "vitest";
 import { blockInput } from "./block-input.ts";
 import { recordedBlocks, recordedScenario } from "./fixtures.ts";
@@ -12,21 +12,9 @@ const at = (label: string): RawBlockV1 => {
   return blocks.find((b) => b.height === s.height)!;
 };
 
-interface Frame {
-  type: string;
-  from: string;
-  to?: string;
-  value?: string;
-  gas: string;
-  gasUsed: string;
-  input: string;
-  output?: string;
-  error?: string;
-  calls?: Frame[];
-}
 
 /** The call tree as plain objects, flattened depth first: what the rows must say. */
-const flatten = (f: Frame, path: number[] = []): object[] => [
+const flatten = (f: CallFrame, path: number[] = []): object[] => [
   {
     trace_address: path,
     type: f.type.toLowerCase(),
@@ -56,7 +44,7 @@ describe("internal transactions", () => {
       const rows = rowsOf(b);
       const hashes = (b.evm.block!.transactions as { hash: string }[]).map((t) => t.hash);
       const want = b.evm.traces!.flatMap((t, i) =>
-        flatten((t as { result: Json } as unknown as { result: Frame }).result).map((f, j) => ({
+        flatten((t as { result: Json } as unknown as { result: CallFrame }).result).map((f, j) => ({
           block_number: b.height,
           tx_index: i,
           trace_index: j,

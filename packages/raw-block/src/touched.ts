@@ -9,7 +9,7 @@ import {
   wordToAddress,
   ZERO_ADDRESS,
 } from "./hex.ts";
-import type { Json, JsonObject, RawBlockV1, TokenStandard } from "./types.ts";
+import type { CallFrame, Json, JsonObject, RawBlockV1, TokenStandard } from "./types.ts";
 
 export const TOPIC = {
   transfer: "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
@@ -129,18 +129,11 @@ const evmToAccount = (evm: string, prefix: string): string | undefined =>
     ? toBech32(prefix, Buffer.from(evm.slice(2), "hex"))
     : undefined;
 
-interface Frame {
-  type: string;
-  from: string;
-  to: string;
-  input: string;
-  value: string;
-  error?: string;
-  calls?: Frame[];
-}
-
 /** A call tree's frames, depth first; not the calls of a failed frame (its failure undid them). */
-const framesOf = function* (f: Frame, depth = 0): Generator<{ frame: Frame; depth: number }> {
+const framesOf = function* (
+  f: CallFrame,
+  depth = 0,
+): Generator<{ frame: CallFrame; depth: number }> {
   yield { frame: f, depth };
   if (f.error) return;
   for (const c of f.calls ?? []) yield* framesOf(c, depth + 1);
@@ -163,7 +156,8 @@ export const touched = (b: Block, prefix: string): Touched => {
   );
 
   const evmTxs = arr(b.evm.block?.transactions).map(obj);
-  const traces = b.evm.traces?.map((t) => obj(t).result as unknown as Frame | undefined) ?? null;
+  const traces =
+    b.evm.traces?.map((t) => obj(t).result as unknown as CallFrame | undefined) ?? null;
   const tokens = new Map<string, TokenTouch>();
   const token = (address: string): TokenTouch => {
     const a = address.toLowerCase();
@@ -194,19 +188,22 @@ export const touched = (b: Block, prefix: string): Touched => {
     if (root) {
       for (const { frame, depth } of framesOf(root)) {
         if (frame.error) continue;
+        const to = frame.to ?? "";
         if (hexToBigInt(frame.value ?? "0x0") > 0n) {
           add(evmToAccount(frame.from, prefix));
-          add(evmToAccount(frame.to, prefix));
+          add(evmToAccount(to, prefix));
         }
         if (frame.type === "CREATE" || frame.type === "CREATE2") {
-          created.push({
-            address: frame.to.toLowerCase(),
-            creator: frame.from.toLowerCase(),
-            txHash: str(tx.hash),
-            input: frame.input,
-          });
+          // a creation that succeeded names its contract
+          if (to)
+            created.push({
+              address: to.toLowerCase(),
+              creator: frame.from.toLowerCase(),
+              txHash: str(tx.hash),
+              input: frame.input,
+            });
         } else if (depth > 0 || frame.type === "CALL") {
-          suspect(token, frame.to, frame.input, frame.from);
+          suspect(token, to, frame.input, frame.from);
         }
       }
     } else {

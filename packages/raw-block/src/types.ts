@@ -194,3 +194,17 @@ export interface VerificationRecordV1 {
 export type LightBlock = Omit<RawBlockV1, "txs" | "evm"> & {
   readonly evm: Omit<RawBlockV1["evm"], "traces">;
 };
+
+/** A frame of the node's callTracer (debug_trace*, `evm.traces`): a call and the calls it made. */
+export interface CallFrame {
+  readonly type: string;
+  readonly from: string;
+  readonly to?: string;
+  readonly value?: string;
+  readonly gas: string;
+  readonly gasUsed: string;
+  readonly input: string;
+  readonly output?: string;
+  readonly error?: string;
+  readonly calls?: readonly CallFrame[];
+}
