@@ -3,7 +3,7 @@ import { endpoints, nodePorts } from "@explorer/infra";
 import { openCurrentSet } from "@explorer/projector";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cometGet } from "../lib/comet.ts";
-import { type ListMeaning, listMeanings } from "../lib/list-filters.ts";
+import { type ListMeaning, meaningsFrom } from "../lib/list-filters.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -138,16 +138,7 @@ beforeAll(async () => {
       PATHS[s.path] = s.path.replace(":address", whole.get("/addresses")![0].mx);
     whole.set(s.path, await jsonRecords(PATHS[s.path] ?? s.path));
   }
-  const cosmos = new Map<string, string>();
-  for (const t of whole.get("/txs")!)
-    for (const h of t.evm_txhashes as string[]) cosmos.set(h.toLowerCase(), t.txhash);
-  const symbols = new Map<string, string>(
-    whole.get("/contracts")!.map((c) => [c.contractAddress, c.symbol]),
-  );
-  meanings = listMeanings(
-    (h) => cosmos.get(h.toLowerCase()),
-    (c) => symbols.get(c),
-  );
+  meanings = meaningsFrom(whole);
 }, 600_000);
 
 afterAll(async () => store?.close());

@@ -6,7 +6,7 @@ import { JsonRpcProvider } from "ethers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fuzzOptions } from "../lib/fuzz/run.ts";
-import { hexOf, type ListMeaning, listMeanings } from "../lib/list-filters.ts";
+import { hexOf, type ListMeaning, meaningsFrom } from "../lib/list-filters.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -71,16 +71,7 @@ beforeAll(async () => {
   const holder = [...kinds].sort((a, b) => b[1].size - a[1].size)[0]![0];
   PATHS["/addresses/:address/tokens"] = `/addresses/${holder}/tokens`;
   for (const s of LISTS) whole.set(s.path, await everyRecord(PATHS[s.path] ?? s.path));
-  const cosmos = new Map<string, string>();
-  for (const t of whole.get("/txs")!)
-    for (const h of t.evm_txhashes as string[]) cosmos.set(h.toLowerCase(), t.txhash);
-  const symbols = new Map<string, string>(
-    whole.get("/contracts")!.map((c) => [c.contractAddress, c.symbol]),
-  );
-  meanings = listMeanings(
-    (h) => cosmos.get(h.toLowerCase()),
-    (c) => symbols.get(c),
-  );
+  meanings = meaningsFrom(whole);
 }, 600_000);
 
 afterAll(async () => store?.close());

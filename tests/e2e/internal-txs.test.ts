@@ -1,6 +1,6 @@
 import { endpoints, nodePorts } from "@explorer/infra";
-import type { CallFrame } from "@explorer/raw-block";
 import { openCurrentSet } from "@explorer/projector";
+import type { CallFrame } from "@explorer/raw-block";
 import { JsonRpcProvider, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiReader } from "../lib/api-node.ts";
@@ -19,7 +19,6 @@ const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
 let store: ScenarioStore;
 let api: string;
 const { get, every } = apiReader(() => api);
-
 
 /** A node call tree as the API's records, depth first (a hex string's size in bytes). */
 const recordsOf = (

@@ -247,3 +247,20 @@ export const listMeanings = (
     },
   };
 };
+
+/**
+ * The meanings, with the Cosmos hash of each EVM hash and each contract's symbol read from the
+ * whole lists (`/txs` and `/contracts`, read as JSON records).
+ */
+export const meaningsFrom = (whole: ReadonlyMap<string, any[]>): Record<string, ListMeaning> => {
+  const cosmos = new Map<string, string>();
+  for (const t of whole.get("/txs")!)
+    for (const h of t.evm_txhashes as string[]) cosmos.set(h.toLowerCase(), t.txhash);
+  const symbols = new Map<string, string>(
+    whole.get("/contracts")!.map((c) => [c.contractAddress, c.symbol]),
+  );
+  return listMeanings(
+    (h) => cosmos.get(h.toLowerCase()),
+    (c) => symbols.get(c),
+  );
+};

@@ -12,7 +12,6 @@ const at = (label: string): RawBlockV1 => {
   return blocks.find((b) => b.height === s.height)!;
 };
 
-
 /** The call tree as plain objects, flattened depth first: what the rows must say. */
 const flatten = (f: CallFrame, path: number[] = []): object[] => [
   {
