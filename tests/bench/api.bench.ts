@@ -1,15 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
-import { projectLog, readProgress } from "@explorer/projector";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
+import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
-import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -26,36 +23,9 @@ const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
 /** Runs of each endpoint (each after a run of the bare endpoint): the figures are their medians. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_API_ROUNDS ?? 3));
 
-/**
- * The store: built from a synthetic log into a fresh directory, or, with BENCH_API_DIR naming the
- * directory of an earlier run (kept, not deleted), reused as it is (migrated to the current schema).
- */
-const openStore = async (target: number) => {
-  const kept = process.env.BENCH_API_DIR;
-  const dir = kept || mkdtempSync(join(tmpdir(), "bench-api-"));
-  const reuse = kept !== undefined && existsSync(join(dir, "chdb"));
-  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  const { db } = await ensureCurrentSet(ch, "explorer");
-  if (reuse) {
-    const p = await readProgress(ch, db);
-    process.stderr.write(
-      `[bench] reusing the store in ${dir}: ${p.txsTotal} txs, ${p.height} blocks\n`,
-    );
-    return { ch, db, dir, txsTotal: p.txsTotal, blocks: p.height };
-  }
-  const { log, blocks } = await syntheticLog(join(dir, "log"), target);
-  const t0 = performance.now();
-  const p = await projectLog(ch, db, log, REPLAY_OPTIONS);
-  process.stderr.write(
-    `[bench] store of ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s${kept ? ` (kept in ${dir})` : ""}\n`,
-  );
-  await log.close();
-  return { ch, db, dir, txsTotal: p.txsTotal, blocks };
-};
-
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
-  const { ch, db, dir, txsTotal, blocks } = await openStore(target);
+  const { ch, db, dir, txsTotal, blocks } = await openBenchStore(target);
 
   const { app, runtime, records } = buildApi(ch, "explorer", {
     prefix: "cosmos",
