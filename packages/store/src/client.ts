@@ -1,7 +1,9 @@
 import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import { Fatal } from "@explorer/service/errors";
 import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
+import { oneHeader, STREAMED_FORMATS } from "./chdb-stream.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
 import { openSpool, type Spool } from "./spool.ts";
@@ -195,6 +197,13 @@ export interface RawResult {
 /** Runs SQL as written (no parameters), its result in a format: for the SQL sandbox. */
 export interface RawRunner {
   run(sql: string, format: string): Promise<RawResult>;
+  /**
+   * Like `run`, with the answer handed on as the engine makes it (on chDB: CSVWithNames and
+   * TSVWithNames; other formats come whole, as from `run`). Resolves once the first part is read,
+   * or with the engine's error; a failure later fails the body's stream. Until that stream ends
+   * (or is destroyed), its chDB session runs nothing else.
+   */
+  stream(sql: string, format: string): Promise<RawResult>;
   close(): Promise<void>;
 }
 
@@ -208,37 +217,111 @@ export interface RawRunner {
  */
 export const openRawRunner = async (ch: ClickHouseClient, sessions: number): Promise<RawRunner> => {
   const path = chdbPaths.get(ch);
-  if (path === undefined)
-    return {
-      run: async (sql, format) => ({
-        body: (await ch.exec({ query: `${sql} FORMAT ${format}` })).stream,
-      }),
-      close: async () => {},
-    };
+  if (path === undefined) {
+    const run = async (sql: string, format: string) => ({
+      body: (await ch.exec({ query: `${sql} FORMAT ${format}` })).stream,
+    });
+    return { run, stream: run, close: async () => {} };
+  }
   const { createChdbConnection } = (await import(
     "chdb/connection"
   )) as typeof import("chdb/connection");
   const pool = new ChdbPool(
     await openSessions(sessions, () => createChdbConnection({ path }), QUERY_SETTINGS),
   );
-  return {
-    run: (sql, format) =>
-      pool.run(async (c) => {
+  const run = (sql: string, format: string) =>
+    pool.run((c) =>
+      alone(c, async () => {
         try {
           const r = await c.chdb.queryAsync(sql, { format });
           return { body: r.bytes(), rowsRead: r.rowsRead, elapsedS: r.elapsed };
         } catch (e) {
-          for (let i = 0; i < 3; i++) {
-            const out = await c.chdb.queryAsync(DRAIN, { format: "TSVRaw" }).catch(() => undefined);
-            if (out?.text() === "drained\n") break;
-          }
+          await drain(c);
           throw e;
         }
       }),
+    );
+  return {
+    run,
+    stream: (sql, format) =>
+      STREAMED_FORMATS.has(format) ? streamed(pool, sql, format) : run(sql, format),
     close: () => pool.close(),
   };
 };
+
+type ChdbConnection = ReturnType<typeof import("chdb/connection").createChdbConnection>;
+
+const tails = new WeakMap<ChdbConnection, Promise<unknown>>();
+
+/**
+ * Runs `f` on session `c` once what runs there has ended (a query, a streamed answer still being
+ * read, a drain): a stream and another query on one session interfere (a stream begun while a
+ * failed one was drained failed with "No active streaming query").
+ */
+const alone = <T>(c: ChdbConnection, f: () => Promise<T>): Promise<T> => {
+  const p = (tails.get(c) ?? Promise.resolve()).then(f, f);
+  tails.set(
+    c,
+    p.catch(() => {}),
+  );
+  return p;
+};
+
+/** Queries a session until it answers its own marker, not what a failed query left in it. */
+const drain = async (c: ChdbConnection) => {
+  for (let i = 0; i < 3; i++) {
+    const out = await c.chdb.queryAsync(DRAIN, { format: "TSVRaw" }).catch(() => undefined);
+    if (out?.text() === "drained\n") break;
+  }
+};
 const DRAIN = "SELECT 'drained'";
+
+/**
+ * A chDB query streamed (`queryStream`) on a session of `pool`, held until the body ends: its
+ * chunks joined into one answer (chdb-stream.ts). Destroying the body (a client gone) cancels the
+ * query; a failure drains the session.
+ */
+const streamed = (pool: ChdbPool, sql: string, format: string) =>
+  new Promise<RawResult>((resolve, reject) => {
+    pool.run((c) => alone(c, () => streamOn(c, sql, format, resolve))).catch(reject);
+  });
+
+/** The body of `streamed` on its session: resolves when the body has ended and the session is fit. */
+const streamOn = async (
+  c: ChdbConnection,
+  sql: string,
+  format: string,
+  resolve: (r: RawResult) => void,
+) => {
+  const chunks = oneHeader(rawChunks(c.chdb.queryStream(sql, { format })), format);
+  let first: IteratorResult<Uint8Array>;
+  try {
+    first = await chunks.next();
+  } catch (e) {
+    await drain(c);
+    throw e;
+  }
+  // Ended early (the body destroyed), the query is cancelled: the chunks' iterators return.
+  async function* all() {
+    try {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    } finally {
+      await chunks.return(undefined);
+    }
+  }
+  const body = Readable.from(all(), { objectMode: false });
+  resolve({ body });
+  const failed = await finished(body).then(
+    () => false,
+    () => true,
+  );
+  if (failed) await drain(c);
+};
+
+async function* rawChunks(s: AsyncIterable<{ raw(): Uint8Array }>): AsyncGenerator<Uint8Array> {
+  for await (const c of s) yield c.raw();
+}
 
 /** Rows of a query with parameters, as objects (see queryText). */
 export const queryRows = async <T>(

@@ -27,7 +27,7 @@ type Decoded = Effect.Effect<Readonly<Record<string, unknown>>, BadRequest, Sett
 export type ParamsOf<F extends Params> = Schema.Schema.Type<ReturnType<typeof paramsSchema<F>>>;
 
 /** The exchange beyond the parameters: the body, status and headers (no query, no path). */
-export type Exchange = Pick<Koa.Context, "req" | "get" | "set" | "status" | "type">;
+export type Exchange = Pick<Koa.Context, "req" | "res" | "get" | "set" | "status" | "type">;
 
 /** The path parameters of `F` as the URL gives them (for messages that quote what was asked). */
 export type PathTextOf<F extends Params> = {

@@ -6,7 +6,7 @@ import { openClickHouse, openRawRunner, queryRows } from "../client.ts";
 import { engineFailure } from "./errors.ts";
 import { hostileQueries } from "./hostile-queries.ts";
 import { DEFAULT_SQL_LIMITS, type SqlLimits } from "./limits.ts";
-import { checkQuery, runAccepted, type SqlFormat } from "./sandbox.ts";
+import { bodyText, checkQuery, runAccepted, type SqlFormat } from "./sandbox.ts";
 
 /** The sandbox on a real chDB store: a table set, its view, the meta table and a stranger's table. */
 const dir = mkdtempSync(join(tmpdir(), "sql-sandbox-"));
@@ -36,7 +36,7 @@ const answer = async (sql: string, params = {}, format: SqlFormat = "json") => {
   if (v.kind === "failed") return { status: v.status, text: v.message };
   try {
     const r = await runAccepted(runner, v, limits, format);
-    return { status: 200, text: Buffer.from(r.body as Uint8Array).toString("utf8"), r };
+    return { status: 200, text: await bodyText(r), r };
   } catch (e) {
     const f = engineFailure(e);
     return { status: f.status, text: f.message };

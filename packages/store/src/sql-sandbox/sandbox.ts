@@ -73,13 +73,16 @@ export const checkQuery = async (
   return checkTables(base, tables) ?? { kind: "accepted", sql, tables };
 };
 
-/** Runs an accepted query under `limits`, its answer in `format`. Engine errors are thrown. */
+/**
+ * Runs an accepted query under `limits`, its answer in `format`, streamed where the runner can
+ * (RawRunner.stream). Engine errors before the answer begins are thrown; later ones fail its body.
+ */
 export const runAccepted = (
   ch: RawRunner,
   accepted: Accepted,
   limits: SqlLimits,
   format: SqlFormat,
-): Promise<RawResult> => ch.run(`${accepted.sql}${settingsClause(limits)}`, SQL_FORMATS[format]);
+): Promise<RawResult> => ch.stream(`${accepted.sql}${settingsClause(limits)}`, SQL_FORMATS[format]);
 
 const formatted = async (ch: RawRunner, text: string): Promise<string | Verdict> => {
   try {

@@ -136,6 +136,33 @@ describe("/api/1.0/sql", () => {
     expect((await get(sql, {}, "&format=xml")).status).toBe(400);
   });
 
+  it("streams CSV and TSV: one header, every row; a limit passed mid-way is the last line; each answer gives its place back", async () => {
+    // 5,000 rows at once, then a count that runs into the time limit (1 s here)
+    const late =
+      "SELECT number FROM numbers(5000) UNION ALL SELECT count() FROM numbers(1000000000000)";
+    const r = await get(late, {}, "&format=csv");
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(
+      /^"number"\n0\n1\n[\s\S]*\n4999\n# error after the answer began: 408 Timeout exceeded[^\n]*\n$/,
+    );
+    // more streamed answers than may run at once, one after the other
+    for (let i = 0; i < 3; i++)
+      expect(await (await get("SELECT number FROM numbers(3)", {}, "&format=tsv")).text()).toBe(
+        "number\n0\n1\n2\n",
+      );
+    // a client gone mid-answer: its query is cancelled and its place given back
+    const gone = new AbortController();
+    await get(late, { signal: gone.signal }, "&format=csv");
+    gone.abort();
+    let both: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      both = (await Promise.all([get("SELECT 1"), get("SELECT 2")])).map((x) => x.status);
+      if (both.every((s) => s === 200)) break;
+      await new Promise((w) => setTimeout(w, 100));
+    }
+    expect(both).toEqual([200, 200]);
+  });
+
   it("says why: 400 with the engine's message, 403 naming the refused, 408 and 429 for limits", async () => {
     const syntax = await get("SELEC 1");
     expect(syntax.status).toBe(400);

@@ -14,6 +14,7 @@ import { type Exchange, item } from "../endpoint.ts";
 import { query, queryOneOf } from "../param.ts";
 import { sqlAccess } from "./access.ts";
 import { FORMATS, formatOf, fromBody, MEDIA, type SqlRequest } from "./request.ts";
+import { streamedBody } from "./streamed.ts";
 
 const FAILURES = {
   "401": "{error}: no API key with the sql scope, and anonymous SQL is off for this client",
@@ -77,6 +78,8 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
         429,
         `${policy.maxConcurrent} SQL queries are running: retry when one has ended`,
       );
+    // A streamed answer gives its place back when it has ended (streamed.ts).
+    let streaming = false;
     try {
       const runner = await engine.runner();
       const v = await checkQuery(runner, engine.base, req.query, req.params, policy.limits);
@@ -88,13 +91,15 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
         ctx.set("content-type", MEDIA[req.format]);
         if (r.rowsRead !== undefined) ctx.set("x-rows-read", String(r.rowsRead));
         if (r.elapsedS !== undefined) ctx.set("x-elapsed-seconds", String(r.elapsedS));
-        return r.body instanceof Uint8Array ? Buffer.from(r.body) : r.body;
+        if (r.body instanceof Uint8Array) return Buffer.from(r.body);
+        streaming = true;
+        return streamedBody(r.body, req.format, ctx.res, engine.leave);
       } catch (e) {
         const f = engineFailure(e);
         return refuse(f.status, f.message);
       }
     } finally {
-      engine.leave();
+      if (!streaming) engine.leave();
     }
   });
 
