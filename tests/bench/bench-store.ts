@@ -1,14 +1,15 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { projectLog, readProgress } from "@explorer/projector";
-import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import { openCurrentSet, projectLog, readProgress } from "@explorer/projector";
+import { openClickHouse } from "@explorer/store";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 
 /**
  * The store of the API benches: built from a synthetic log of `target` transactions into a fresh
  * directory, or, with BENCH_API_DIR naming the directory of an earlier run (kept, not deleted),
- * reused as it is (migrated to the current schema). `kept`: the directory is BENCH_API_DIR's, to
+ * reused as it is (migrated to the current schema). Either way with the `explorer.*` views, as the
+ * projector makes them. `kept`: the directory is BENCH_API_DIR's, to
  * keep when the bench ends.
  */
 export const openBenchStore = async (target: number) => {
@@ -16,7 +17,7 @@ export const openBenchStore = async (target: number) => {
   const dir = kept || mkdtempSync(join(tmpdir(), "bench-api-"));
   const reuse = kept !== undefined && existsSync(join(dir, "chdb"));
   const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  const { db } = await ensureCurrentSet(ch, "explorer");
+  const { db } = await openCurrentSet(ch, "explorer");
   if (reuse) {
     const p = await readProgress(ch, db);
     process.stderr.write(
