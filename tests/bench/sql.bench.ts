@@ -84,7 +84,7 @@ const inLoops = (run: (q: string) => Promise<SqlRun>, queries: readonly string[]
 };
 
 export const run = async (): Promise<Figure[]> => {
-  const { ch, db, dir, kept, txsTotal, blocks } = await openBenchStore(
+  const { ch, dir, kept, txsTotal, blocks } = await openBenchStore(
     Number(process.env.BENCH_SQL_TXS ?? 100_000),
   );
   // The defaults of SQL_* (or the bench's environment), anyone on loopback, no quota per minute.
