@@ -27,7 +27,8 @@ export const DEFAULT_SQL_LIMITS: SqlLimits = {
 /**
  * The settings a sandboxed query runs with: the limits (each one an error when passed, never a
  * silent cut), one thread at low priority (`priority`: a larger number waits behind the API's own
- * queries on a server's scheduler), 64-bit integers quoted in JSON, and `readonly = 1` last.
+ * queries on a server's scheduler; `os_threads_nice_value_query`: the thread's nice value),
+ * 64-bit integers quoted in JSON, and `readonly = 1` last.
  */
 export const limitSettings = (l: SqlLimits): [string, string | number][] => [
   ["max_execution_time", l.maxExecutionS],
@@ -41,6 +42,9 @@ export const limitSettings = (l: SqlLimits): [string, string | number][] => [
   ["max_memory_usage", l.maxMemoryBytes],
   ["max_threads", 1],
   ["priority", 10],
+  // its threads at the lowest CPU priority (nice 19) while it runs, so the API's main thread and
+  // the projector come first on a few cores (the engine needs CAP_SYS_NICE for it, else a no-op)
+  ["os_threads_nice_value_query", 19],
   ["output_format_json_quote_64bit_integers", 1],
   ["readonly", 1],
 ];

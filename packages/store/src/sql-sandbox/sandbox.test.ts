@@ -97,6 +97,15 @@ describe("the SQL sandbox on chDB", () => {
     expect(f?.text).toContain("EXPLORER_ALIAS_IS_NOT_NEEDED_HERE_BUT.blocks");
   });
 
+  it("runs a query on one thread, at low priority, read-only", async () => {
+    const r = await answer(
+      "SELECT getSetting('max_threads') AS t, getSetting('priority') AS p, getSetting('os_threads_nice_value_query') AS n, getSetting('readonly') AS ro",
+      {},
+      "tsv",
+    );
+    expect(r.text).toBe("t\tp\tn\tro\n1\t10\t19\t1\n");
+  });
+
   it("binds ClickHouse-style parameters as values, never as SQL", async () => {
     const evil = "x'); DROP TABLE explorer_1.blocks; --";
     const r = await answer("SELECT {s:String} AS s, {h:UInt64} + 1 AS h", { s: evil, h: 41 });
