@@ -41,8 +41,9 @@ const QUERIES: [string, string][] = [
     "SELECT contract, holder, token_id, balance FROM explorer.token_holders WHERE balance > 0 ORDER BY contract, balance DESC LIMIT 10 BY contract",
   ],
   [
-    "gas by called contract (top 20)",
-    "SELECT to_address AS contract, count() AS calls, sum(gas_used) AS gas FROM explorer.internal_txs WHERE trace_index = 0 GROUP BY contract ORDER BY gas DESC LIMIT 20",
+    // from the tx records (JSON), as the synthetic store has no call traces (internal_txs)
+    "gas by called address, EVM txs (top 20)",
+    "SELECT simpleJSONExtractString(record, 'to') AS contract, count() AS txs, sum(toUInt64OrZero(simpleJSONExtractString(record, 'gas_used'))) AS gas FROM explorer.txs WHERE is_evm = 1 GROUP BY contract ORDER BY gas DESC LIMIT 20",
   ],
   [
     "token transfers and senders per day and token",
