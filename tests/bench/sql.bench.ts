@@ -236,7 +236,7 @@ export const run = async (): Promise<Figure[]> => {
       metric: "dataset",
       value: txsTotal,
       unit: "txs",
-      note: `${blocks} blocks; SQL limits: ${policy.limits.maxExecutionS} s, ${policy.maxConcurrent} at once, one thread, priority 10`,
+      note: `${blocks} blocks; SQL limits: ${policy.limits.maxExecutionS} s, ${policy.maxConcurrent} at once, one thread, priority 10, nice 19`,
     },
   );
 
