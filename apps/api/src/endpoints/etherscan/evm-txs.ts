@@ -6,10 +6,13 @@ import { Where } from "../../http/where.ts";
 import { verifiedInterfaces } from "../../records/decode.ts";
 import type { Paging } from "./paging.ts";
 
-/** A row of `evm_txs` (sql/019_evm_txs.sql) as the queries below give it: numbers as text. */
+/**
+ * A row of `evm_txs` (sql/019_evm_txs.sql) as the queries below give it: numbers as text (the
+ * key's columns as the store gives them: not renamed, or a WHERE would read the renamed ones).
+ */
 export interface EvmTx {
-  block_number: string;
-  tx_index: string;
+  block_number: string | number;
+  tx_index: string | number;
   hash: string;
   block_hash: string;
   ts: string;
@@ -26,7 +29,7 @@ export interface EvmTx {
   input: string;
 }
 
-const COLUMNS = `toString(block_number) AS block_number, toString(tx_index) AS tx_index, hash, block_hash,
+const COLUMNS = `block_number, tx_index, hash, block_hash,
   toString(toUnixTimestamp(time)) AS ts, from_address, to_address, contract_address, toString(nonce) AS nonce,
   toString(value) AS value, toString(gas) AS gas, toString(gas_price) AS gas_price, toString(gas_used) AS gas_used,
   toString(cumulative_gas_used) AS cumulative_gas_used, status, input`;
@@ -101,12 +104,12 @@ export const confirmations = (height: string | number, head: number) =>
 export const txlistRecord = (t: EvmTx, head: number, functionName: string) => {
   const ok = Number(t.status) === 1;
   return {
-    blockNumber: t.block_number,
+    blockNumber: String(t.block_number),
     timeStamp: t.ts,
     hash: t.hash,
     nonce: t.nonce,
     blockHash: t.block_hash,
-    transactionIndex: t.tx_index,
+    transactionIndex: String(t.tx_index),
     from: t.from_address,
     to: t.to_address,
     value: t.value,

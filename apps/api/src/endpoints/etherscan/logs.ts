@@ -18,7 +18,8 @@ const PAIRS = [
 /**
  * The topic filter: topic0–3, and between two given topics `topicX_Y_opr` (and, the default, or
  * or). Each given topic is a clause that holds when it matches, or when a topic it is or-ed with
- * matches; a log is kept when every clause holds: `where`, in SQL on `event_logs.topics`, `indexed` is topic0 when every log kept has it (the index's key).
+ * matches; a log is kept when every clause holds (`where`, SQL on `event_logs.topics`).
+ * `indexed`: topic0 when every log kept has it (then the index's key).
  */
 export const topicFilter = (form: Form) =>
   Effect.gen(function* () {
@@ -55,9 +56,9 @@ export const topicFilter = (form: Form) =>
 const hex = (n: number | bigint | string) => `0x${BigInt(n).toString(16)}`;
 
 interface LogRow {
-  block_number: string;
-  log_index: string;
-  tx_index: string;
+  block_number: string | number;
+  log_index: number;
+  tx_index: number;
   block_hash: string;
   tx_hash: string;
   contract: string;
@@ -70,7 +71,7 @@ interface LogRow {
 const SQL = (where: string, desc: boolean, take: number, skip: number) => {
   const d = desc ? "DESC" : "ASC";
   const order = `block_number ${d}, log_index ${d}`;
-  return `SELECT toString(block_number) AS block_number, toString(log_index) AS log_index, toString(tx_index) AS tx_index,
+  return `SELECT block_number, log_index, tx_index,
       block_hash, tx_hash, contract, topics, data, toString(toUnixTimestamp(time)) AS ts
     FROM {db}.event_logs
     WHERE (block_number, log_index) IN (

@@ -8,7 +8,7 @@ import { confirmations, evmTxsByHash, methodId } from "./evm-txs.ts";
 import { paging } from "./paging.ts";
 
 interface TransferRow {
-  block_number: string;
+  block_number: string | number;
   ts: string;
   tx_hash: string;
   contract: string;
@@ -25,7 +25,7 @@ interface TransferRow {
 const SQL = (where: string, desc: boolean, take: number, skip: number) => {
   const d = desc ? "DESC" : "ASC";
   const order = `block_number ${d}, log_index ${d}, sub ${d}`;
-  return `SELECT toString(block_number) AS block_number, toString(toUnixTimestamp(time)) AS ts, tx_hash, contract,
+  return `SELECT block_number, toString(toUnixTimestamp(time)) AS ts, tx_hash, contract,
       from_address, to_address, toString(value) AS value, token_id
     FROM {db}.token_transfers
     WHERE (block_number, log_index, sub) IN (
@@ -85,7 +85,7 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
               ? { tokenID: r.token_id }
               : { tokenID: r.token_id, tokenValue: r.value };
         return {
-          blockNumber: r.block_number,
+          blockNumber: String(r.block_number),
           timeStamp: r.ts,
           hash: r.tx_hash,
           nonce: t?.nonce ?? "",
@@ -97,7 +97,7 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
           tokenName: n?.name ?? "",
           tokenSymbol: n?.symbol ?? "",
           ...(type === "ERC-1155" ? {} : { tokenDecimal: String(n?.decimals ?? 0) }),
-          transactionIndex: t?.tx_index ?? "",
+          transactionIndex: t ? String(t.tx_index) : "",
           gas: t?.gas ?? "",
           gasPrice: t?.gas_price ?? "",
           gasUsed: t?.gas_used ?? "",
