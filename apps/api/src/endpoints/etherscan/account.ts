@@ -1,6 +1,7 @@
 import { Effect } from "effect";
 import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
+import { cosmosTxActions } from "./cosmos-txs.ts";
 import { NotOk, none, ok } from "./envelope.ts";
 import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
@@ -103,4 +104,5 @@ export const ACCOUNT: Actions = {
   ...tokenTransferActions,
   ...internalTxActions,
   ...tokenBalanceActions,
+  ...cosmosTxActions,
 };

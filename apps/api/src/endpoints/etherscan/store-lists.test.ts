@@ -1,8 +1,10 @@
 import {
+  blockInput,
   projectContracts,
   projectEventLogs,
   projectEvmTxs,
   projectTokenTransfers,
+  projectTxs,
 } from "@explorer/projections";
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +36,7 @@ const logs = blocks.flatMap((b) =>
   (b.evm.receipts as Obj[]).filter((r) => r.status === "0x1").flatMap((r) => r.logs as Obj[]),
 );
 const TO = blocks.at(-1)!.height;
+const cosmos: Obj[] = [];
 
 beforeAll(async () => {
   const insert = (table: string, values: readonly object[]) =>
@@ -43,6 +46,15 @@ beforeAll(async () => {
     await insert("event_logs", projectEventLogs(b).event_logs);
     await insert("token_transfers", projectTokenTransfers(b).token_transfers);
     await insert("contracts", projectContracts(b).contracts);
+    const ctx = { prefix: "cosmos", nativeDenoms: ["atest"], txsBefore: 0 };
+    const rows = projectTxs(blockInput(b), ctx).txs;
+    await insert(
+      "txs",
+      rows.map((r) => ({ ...r, record: Buffer.from(r.record).toString() })),
+    );
+    cosmos.push(
+      ...rows.map((r) => ({ ...r, record: JSON.parse(Buffer.from(r.record).toString()) })),
+    );
   }
   await insert("progress", [{ name: "projector", height: TO, txs_total: txs.length }]);
 });
@@ -137,5 +149,31 @@ describe("Etherscan lists from the store", () => {
       nonce: String(BigInt(tx.nonce)),
       gas: String(BigInt(tx.gas)),
     });
+  });
+
+  it("cosmostxlist is every transaction naming the account, EVM ones included, Cosmos fields", async () => {
+    const a = busiest();
+    const expected = cosmos.filter((t) => t.addresses.includes(a));
+    const evm = txs.filter(({ tx }) => tx.from.toLowerCase() === a).map(({ tx }) => tx.hash);
+    expect(expected.flatMap((t) => t.evm_hashes)).toEqual(expect.arrayContaining(evm));
+    const got = await es({ module: "account", action: "cosmostxlist", address: a, offset: "1000" });
+    expect(got.result.map((r: Obj) => r.hash)).toEqual(expected.map((t) => t.txhash));
+    const [first] = expected;
+    expect(got.result[0]).toMatchObject({
+      blockNumber: String(first!.height),
+      code: String(first!.code),
+      gasUsed: first!.record.gas_used,
+      gasWanted: first!.record.gas_wanted,
+      evmHashes: first!.evm_hashes,
+    });
+    const second = await es({
+      module: "account",
+      action: "cosmostxlist",
+      address: a,
+      page: "2",
+      offset: "1",
+      sort: "desc",
+    });
+    expect(second.result.map((r: Obj) => r.hash)).toEqual([expected.at(-2)!.txhash]);
   });
 });
