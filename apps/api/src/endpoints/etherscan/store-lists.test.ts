@@ -3,6 +3,7 @@ import {
   projectContracts,
   projectEventLogs,
   projectEvmTxs,
+  projectInternalTxs,
   projectTokenTransfers,
   projectTxs,
 } from "@explorer/projections";
@@ -37,6 +38,7 @@ const logs = blocks.flatMap((b) =>
 );
 const TO = blocks.at(-1)!.height;
 const cosmos: Obj[] = [];
+const internal: Obj[] = [];
 
 beforeAll(async () => {
   const insert = (table: string, values: readonly object[]) =>
@@ -47,7 +49,11 @@ beforeAll(async () => {
     await insert("token_transfers", projectTokenTransfers(b).token_transfers);
     await insert("contracts", projectContracts(b).contracts);
     const ctx = { prefix: "cosmos", nativeDenoms: ["atest"], txsBefore: 0 };
-    const rows = projectTxs(blockInput(b), ctx).txs;
+    const input = blockInput(b);
+    const frames = projectInternalTxs(input).internal_txs;
+    await insert("internal_txs", frames);
+    internal.push(...frames);
+    const rows = projectTxs(input, ctx).txs;
     await insert(
       "txs",
       rows.map((r) => ({ ...r, record: Buffer.from(r.record).toString() })),
@@ -175,5 +181,22 @@ describe("Etherscan lists from the store", () => {
       sort: "desc",
     });
     expect(second.result.map((r: Obj) => r.hash)).toEqual([expected.at(-2)!.txhash]);
+  });
+
+  it("txlistinternal pages are the calls under the account's transactions, cut in order", async () => {
+    const inner = internal.filter((f) => f.trace_index > 0);
+    expect(inner.length).toBeGreaterThan(2);
+    const a = inner[0]!.from_address;
+    const expected = inner.filter((f) => f.from_address === a || f.to_address === a);
+    const q = { module: "account", action: "txlistinternal", address: a };
+    const all = await es({ ...q, offset: "1000" });
+    const key = (r: Obj) => `${r.hash}/${r.traceId}`;
+    expect(all.result.map(key)).toEqual(
+      expected.map((f) => `${f.tx_hash}/${f.trace_address.join("_")}`),
+    );
+    const paged: string[] = [];
+    for (let page = 1; page <= expected.length; page++)
+      paged.push(...(await es({ ...q, page: String(page), offset: "1" })).result.map(key));
+    expect(paged).toEqual(all.result.map(key));
   });
 });
