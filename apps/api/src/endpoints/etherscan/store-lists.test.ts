@@ -16,6 +16,7 @@ import { servedApi } from "../../http/served-api.fixtures.ts";
  * reference chain (their EVM transactions, receipts, logs, transfers), checked against the
  * node's own receipts and logs as recorded: no node is asked.
  */
+// biome-ignore lint/suspicious/noExplicitAny: answers and recorded node JSON, read loosely
 type Obj = Record<string, any>;
 const blocks = recordedBlocks();
 const { ch, db, port } = await servedApi("etherscan-store", {
