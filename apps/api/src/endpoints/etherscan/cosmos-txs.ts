@@ -6,7 +6,7 @@ import type { ActionRequest, Actions } from "./action.ts";
 import { account, readArgs, text } from "./args.ts";
 import { none, ok } from "./envelope.ts";
 import { confirmations } from "./evm-txs.ts";
-import { paging } from "./paging.ts";
+import { lookupPage, paging } from "./paging.ts";
 
 interface TxRow {
   height: string | number;
@@ -64,13 +64,7 @@ const cosmostxlist = ({ form, db, prefix }: ActionRequest) =>
           columns: ["height", "idx"],
           table: "{db}.tx_lookup",
           keys: [`a:${a.evm}`],
-          page: {
-            height: "height",
-            upTo: p.endblock,
-            from: p.startblock,
-            desc: p.desc,
-            at: { page: 1, limit: p.take - 1, offset: p.skip },
-          },
+          page: lookupPage(p, "height"),
         }),
       );
     const rows = yield* db.query<TxRow>(

@@ -1,33 +1,22 @@
+import type { EvmTxRow } from "@explorer/projections";
 import { Effect } from "effect";
 import type { FunctionFragment } from "ethers";
 import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { verifiedInterfaces } from "../../records/decode.ts";
-import type { Paging } from "./paging.ts";
+import { lookupPage, type Paging } from "./paging.ts";
 
 /**
- * A row of `evm_txs` (sql/019_evm_txs.sql) as the queries below give it: numbers as text (the
- * key's columns as the store gives them: not renamed, or a WHERE would read the renamed ones).
+ * A row of `evm_txs` (sql/019_evm_txs.sql) as the queries below give it: numbers as text, the
+ * block time as Unix seconds (the key's columns as the store gives them: not renamed, or a WHERE
+ * would read the renamed ones).
  */
-export interface EvmTx {
+export type EvmTx = Omit<EvmTxRow, "block_number" | "tx_index" | "time"> & {
   block_number: string | number;
   tx_index: string | number;
-  hash: string;
-  block_hash: string;
   ts: string;
-  from_address: string;
-  to_address: string;
-  contract_address: string;
-  nonce: string;
-  value: string;
-  gas: string;
-  gas_price: string;
-  gas_used: string;
-  cumulative_gas_used: string;
-  status: number;
-  input: string;
-}
+};
 
 const COLUMNS = `block_number, tx_index, hash, block_hash,
   toString(toUnixTimestamp(time)) AS ts, from_address, to_address, contract_address, toString(nonce) AS nonce,
@@ -48,13 +37,7 @@ export const evmTxPage = (db: DbShape, account: string, p: Paging) => {
         columns: ["block_number", "tx_index"],
         table: "{db}.evm_tx_lookup",
         keys: [`a:${account}`],
-        page: {
-          height: "block_number",
-          upTo: p.endblock,
-          from: p.startblock,
-          desc: p.desc,
-          at: { page: 1, limit: p.take - 1, offset: p.skip },
-        },
+        page: lookupPage(p, "block_number"),
       }),
     );
   return db.query<EvmTx>(
