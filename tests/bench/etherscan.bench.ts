@@ -106,8 +106,9 @@ export const run = async (): Promise<Figure[]> => {
       const b = await load({ url: `http://127.0.0.1:${barePort}/`, concurrency, seconds: SECONDS });
       bareP99.push(b.p99);
       const r = await load({ url: urls, concurrency, seconds: SECONDS });
-      const goal =
-        concurrency === 50 ? `; goal p99 ≤ 50 ms: ${r.p99 <= 50 ? "met" : "not met"}` : "";
+      // A request wrk gave up on is an error, not in the latencies: the goal is then not met.
+      const met = r.requests > 0 && r.errors === 0 && r.p99 <= 50;
+      const goal = concurrency === 50 ? `; goal p99 ≤ 50 ms: ${met ? "met" : "not met"}` : "";
       figures.push({
         bench: "etherscan",
         metric: `${name}, ${concurrency} clients`,
