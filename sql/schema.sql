@@ -142,6 +142,39 @@ ENGINE = ReplacingMergeTree
 ORDER BY (block_number, log_index)
 SETTINGS index_granularity_bytes = 262144, index_granularity = 8192;
 
+CREATE TABLE {db}.evm_tx_lookup
+(
+    `key` String,
+    `block_number` UInt64,
+    `tx_index` UInt32
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (key, block_number, tx_index)
+SETTINGS index_granularity = 256;
+
+CREATE TABLE {db}.evm_txs
+(
+    `block_number` UInt64,
+    `tx_index` UInt32 COMMENT 'the EVM transaction\'s index in the block (the receipt\'s transactionIndex)',
+    `hash` String COMMENT 'lowercase 0x',
+    `block_hash` String COMMENT 'lowercase 0x',
+    `time` DateTime64(3, 'UTC') COMMENT 'the block time',
+    `from_address` String COMMENT 'lowercase 0x',
+    `to_address` String COMMENT 'lowercase 0x; empty for a creation',
+    `contract_address` String COMMENT 'the contract a creation made, lowercase 0x; else empty',
+    `nonce` UInt64,
+    `value` UInt256,
+    `gas` UInt64 COMMENT 'the gas limit',
+    `gas_price` UInt256 COMMENT 'the receipt\'s effectiveGasPrice (the transaction\'s gasPrice if none)',
+    `gas_used` UInt64,
+    `cumulative_gas_used` UInt64,
+    `status` UInt8 COMMENT 'the receipt\'s status: 1 success, 0 failure',
+    `input` String COMMENT 'the call data, 0x hex'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (block_number, tx_index)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.internal_tx_lookup
 (
     `key` String,
@@ -427,6 +460,19 @@ AS SELECT
     proposer_cons,
     record
 FROM {db}.blocks;
+
+CREATE MATERIALIZED VIEW {db}.evm_tx_lookup_mv TO {db}.evm_tx_lookup
+(
+    `key` String,
+    `block_number` UInt64,
+    `tx_index` UInt32
+)
+AS SELECT
+    key,
+    block_number,
+    tx_index
+FROM {db}.evm_txs
+ARRAY JOIN arrayDistinct(arrayConcat([concat('x:', hash), concat('a:', from_address)], if(to_address != '', [concat('a:', to_address)], []), if(contract_address != '', [concat('a:', contract_address)], []))) AS key;
 
 CREATE MATERIALIZED VIEW {db}.internal_tx_lookup_mv TO {db}.internal_tx_lookup
 (

@@ -1,6 +1,8 @@
 import { toBech32 } from "@cosmjs/encoding";
+import { endpoints, nodePorts } from "@explorer/infra";
 import { EtherscanProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cometReader } from "../lib/api-node.ts";
 import {
   NODE_HTTP,
   projectedStore,
@@ -17,6 +19,7 @@ import {
  */
 const scenario = inject("scenario");
 const TO = scenario.toHeight;
+const comet = cometReader(endpoints(nodePorts(0)).cometRpc);
 let server: RpcServer;
 let base: string;
 
@@ -472,5 +475,59 @@ describe("Etherscan-style API", () => {
     expect(await p.getTransactionCount(t.from, TO)).toBe(
       Number(BigInt(await node("eth_getTransactionCount", [t.from, hex(TO)]))),
     );
+  });
+
+  it("cosmostxlist lists every transaction CometBFT's tx_search names the account in, and no other", async () => {
+    // The account that sent the most EVM transactions (it signed Cosmos ones too: the scenario's).
+    const sent = new Map<string, number>();
+    for (const { tx } of txs)
+      sent.set(tx.from.toLowerCase(), (sent.get(tx.from.toLowerCase()) ?? 0) + 1);
+    const a = [...sent.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+    const bech32 = toBech32("cosmos", Buffer.from(a.slice(2), "hex"));
+    const search = async (query: string) => {
+      const hashes: string[] = [];
+      for (let page = 1; ; page++) {
+        const r = await comet(
+          `/tx_search?query=${encodeURIComponent(`"${query} AND tx.height<=${TO}"`)}&per_page=100&page=${page}`,
+        );
+        hashes.push(...r.txs.map((t: { hash: string }) => t.hash));
+        if (r.txs.length === 0 || hashes.length >= Number(r.total_count)) return hashes;
+      }
+    };
+    const named = new Set<string>();
+    for (const key of ["message.sender", "transfer.sender", "transfer.recipient"])
+      for (const h of await search(`${key}='${bech32}'`)) named.add(h);
+    expect(named.size).toBeGreaterThan(3);
+    const mine: Obj[] = [];
+    for (let page = 1; ; page++) {
+      const r = await es({
+        module: "account",
+        action: "cosmostxlist",
+        address: bech32,
+        endblock: String(TO),
+        page: String(page),
+        offset: "50",
+      });
+      if (r.status !== "1") break;
+      mine.push(...r.result);
+    }
+    const hashes = mine.map((t) => t.hash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect([...named].filter((h) => !hashes.includes(h))).toEqual([]);
+    // Each one listed: the node's result names the account (either form) and agrees on the fields.
+    for (const t of mine) {
+      const n = await comet(`/tx?hash=0x${t.hash}`);
+      const text = JSON.stringify(n.tx_result.events).toLowerCase();
+      expect(text.includes(bech32) || text.includes(a.slice(2)), t.hash).toBe(true);
+      expect(t).toMatchObject({
+        blockNumber: String(n.height),
+        transactionIndex: String(n.index),
+        gasUsed: String(n.tx_result.gas_used),
+        gasWanted: String(n.tx_result.gas_wanted),
+      });
+    }
+    // Its EVM transactions are among them, under their Cosmos hash.
+    const evm = txs.filter(({ tx }) => tx.from.toLowerCase() === a).map(({ tx }) => tx.hash);
+    expect(mine.flatMap((t) => t.evmHashes)).toEqual(expect.arrayContaining(evm));
   });
 });

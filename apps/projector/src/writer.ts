@@ -33,6 +33,8 @@ export const TABLES = [
   "token_inventory",
   "nft_metadata",
   "verified_contracts",
+  "evm_txs",
+  "evm_tx_lookup",
   "internal_txs",
   "internal_tx_lookup",
   "block_stats",

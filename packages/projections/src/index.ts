@@ -12,6 +12,7 @@ import {
   projectTokenState,
   projectTokenTransfers,
 } from "./evm.ts";
+import { projectEvmTxs } from "./evm-txs.ts";
 import { projectInternalTxs } from "./internal-txs.ts";
 import { projectTokenMeta } from "./token-meta.ts";
 import { projectTxs } from "./txs.ts";
@@ -33,6 +34,7 @@ export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows
     ...projectContracts(raw),
     ...projectTokenTransfers(raw),
     ...projectTokenState(raw),
+    ...projectEvmTxs(raw),
     ...projectInternalTxs(input),
     ...projectTokenMeta(raw),
     ...projectAnalytics(raw),
@@ -50,6 +52,7 @@ export * from "./blocks.ts";
 export * from "./context.ts";
 export * from "./dec-coins.ts";
 export * from "./evm.ts";
+export * from "./evm-txs.ts";
 export * from "./internal-txs.ts";
 export * from "./token-meta.ts";
 export * from "./txs.ts";

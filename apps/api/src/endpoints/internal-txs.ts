@@ -67,9 +67,13 @@ export const internalTxRows = (
         }),
       );
     const d = sort.dir;
+    const order = `ORDER BY block_number ${d}, tx_index ${d}, trace_index ${d} LIMIT 1 BY block_number, tx_index, trace_index`;
+    // The page's positions first (narrow columns, `offset` of them passed over), then its rows.
     return yield* db.query<InternalTxRow>(
-      `SELECT *, toString(value) AS value FROM {db}.internal_txs FINAL ${w.sql}
-        ORDER BY block_number ${d}, tx_index ${d}, trace_index ${d} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
+      `SELECT *, toString(value) AS value FROM {db}.internal_txs
+        WHERE (block_number, tx_index, trace_index) IN (SELECT block_number, tx_index, trace_index
+          FROM {db}.internal_txs ${w.sql} ${order} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`})
+        ${order}`,
       w.params,
     );
   });

@@ -27,6 +27,8 @@ export const inLookup =
     readonly page?: {
       readonly height: string;
       readonly upTo: number;
+      /** The lowest height, when the list starts above the first block. */
+      readonly from?: number;
       readonly desc: boolean;
       readonly at: Page;
     };
@@ -36,7 +38,8 @@ export const inLookup =
     const outer = (o.outer ?? o.columns).join(", ");
     const keys = b("Array(String)", o.keys);
     if (!o.page) return `(${outer}) IN (SELECT ${cols} FROM ${o.table} WHERE key IN ${keys})`;
-    const { height, upTo, desc, at } = o.page;
+    const { height, upTo, from, desc, at } = o.page;
     const order = o.columns.map((c) => `${c} ${desc ? "DESC" : "ASC"}`).join(", ");
-    return `(${outer}) IN (SELECT ${cols} FROM ${o.table} WHERE key IN ${keys} AND ${height} <= ${b("UInt64", upTo)} ORDER BY ${order} LIMIT 1 BY ${cols} LIMIT ${at.limit + 1} OFFSET ${at.offset})`;
+    const low = from ? ` AND ${height} >= ${b("UInt64", from)}` : "";
+    return `(${outer}) IN (SELECT ${cols} FROM ${o.table} WHERE key IN ${keys} AND ${height} <= ${b("UInt64", upTo)}${low} ORDER BY ${order} LIMIT 1 BY ${cols} LIMIT ${at.limit + 1} OFFSET ${at.offset})`;
   };

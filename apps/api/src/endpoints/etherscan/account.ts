@@ -1,8 +1,9 @@
 import { Effect } from "effect";
 import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
+import { cosmosTxActions } from "./cosmos-txs.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { txlistRecords } from "./evm-txs.ts";
+import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
 import { paging } from "./paging.ts";
@@ -56,37 +57,19 @@ const balancehistory = ({ form, prefix }: ActionRequest) =>
   });
 
 /**
- * The EVM transactions an account sent, received or created a contract in (the index's
- * `a:` entries, narrowed to those whose EVM message names the account or which created it).
+ * txlist: the EVM transactions the account sent, received or created a contract in, every field
+ * from the store (sql/019_evm_txs.sql), a page cut from its index.
  */
-const TXLIST_SQL = (desc: boolean, take: number, skip: number) => `
-  SELECT height, toUnixTimestamp(time) AS t, arrayJoin(evm_hashes) AS hash FROM {db}.txs FINAL
-  WHERE (height, idx) IN (SELECT height, idx FROM {db}.tx_lookup WHERE key = {k:String} AND height BETWEEN {lo:UInt64} AND {hi:UInt64})
-    AND height BETWEEN {lo:UInt64} AND {hi:UInt64} AND is_evm = 1
-    AND (positionCaseInsensitive(record, {from:String}) > 0 OR positionCaseInsensitive(record, {to:String}) > 0
-      OR hasAny(evm_hashes, (SELECT groupArray(tx_hash) FROM {db}.contracts FINAL WHERE address = {a:String})))
-  ORDER BY height ${desc ? "DESC" : "ASC"}, idx ${desc ? "DESC" : "ASC"} LIMIT ${take} OFFSET ${skip}`;
-
-/** txlist: the account's EVM transactions, Etherscan's fields read from the node. */
 const txlist = ({ form, db, prefix }: ActionRequest) =>
   Effect.gen(function* () {
     const f = yield* readArgs({ address: text }, form);
     const a = yield* address(f.address, prefix);
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
-    const rows = yield* db.query<{ t: string; hash: string }>(TXLIST_SQL(p.desc, p.take, p.skip), {
-      k: `a:${a}`,
-      lo: p.startblock,
-      hi: p.endblock,
-      from: `"from":"${a}"`,
-      to: `"to":"${a}"`,
-      a,
-    });
-    const records = (yield* txlistRecords(
-      rows.map((r) => ({ hash: r.hash, time: Number(r.t) })),
-      st.height,
-    )).filter((r) => r.from === a || r.to === a || r.contractAddress === a);
-    return records.length ? ok(records) : none();
+    const rows = (yield* evmTxPage(db, a, p)).slice(0, p.take);
+    if (rows.length === 0) return none();
+    const name = yield* functionNames(rows);
+    return ok(rows.map((t) => txlistRecord(t, st.height, name(t))));
   });
 
 /** getminedblocks: the blocks whose proposer is the validator the account operates. */
@@ -121,4 +104,5 @@ export const ACCOUNT: Actions = {
   ...tokenTransferActions,
   ...internalTxActions,
   ...tokenBalanceActions,
+  ...cosmosTxActions,
 };

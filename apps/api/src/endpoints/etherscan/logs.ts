@@ -1,21 +1,10 @@
 import { Effect } from "effect";
+import { Where } from "../../http/where.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { txsAndReceipts } from "./evm-txs.ts";
-import { rpc } from "./node.ts";
+import { evmTxsByHash } from "./evm-txs.ts";
 import { paging } from "./paging.ts";
-
-type Log = {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  blockHash: string;
-  logIndex: string;
-  transactionHash: string;
-  transactionIndex: string;
-};
 
 const PAIRS = [
   [0, 1],
@@ -28,8 +17,9 @@ const PAIRS = [
 
 /**
  * The topic filter: topic0–3, and between two given topics `topicX_Y_opr` (and, the default, or
- * or). All "and": the node's positional filter; any "or": a test of each log, every given pair's
- * operator holding.
+ * or). Each given topic is a clause that holds when it matches, or when a topic it is or-ed with
+ * matches; a log is kept when every clause holds (`where`, SQL on `event_logs.topics`).
+ * `indexed`: topic0 when every log kept has it (then the index's key).
  */
 export const topicFilter = (form: Form) =>
   Effect.gen(function* () {
@@ -41,73 +31,104 @@ export const topicFilter = (form: Form) =>
         return yield* new NotOk({ message: `Error! Invalid topic${i}: 0x and 64 hex digits` });
       topics[i] = t.toLowerCase();
     }
-    const pairs: { i: number; j: number; or: boolean }[] = [];
+    const or: [number, number][] = [];
     for (const [i, j] of PAIRS) {
       const o = form[`topic${i}_${j}_opr`];
       if (o === undefined || o === "") continue;
       if (o !== "and" && o !== "or")
         return yield* new NotOk({ message: `Error! topic${i}_${j}_opr must be and or or` });
-      if (topics[i] !== undefined && topics[j] !== undefined) pairs.push({ i, j, or: o === "or" });
+      if (o === "or" && topics[i] !== undefined && topics[j] !== undefined) or.push([i, j]);
     }
-    const anyOr = pairs.some((p) => p.or);
-    const positional = anyOr ? [] : [...topics].map((t) => t ?? null);
-    while (positional.length && positional[positional.length - 1] === null) positional.pop();
-    const has = (l: Log, i: number) => l.topics[i]?.toLowerCase() === topics[i];
-    const keep = (l: Log) =>
-      !anyOr ||
-      topics.every(
-        (t, i) =>
-          t === undefined ||
-          has(l, i) ||
-          pairs.some((p) => p.or && (p.i === i || p.j === i) && has(l, p.i === i ? p.j : p.i)),
-      );
-    return { positional, keep };
+    // each given topic's clause: the positions any of which may match
+    const clauses = topics.flatMap((t, i) =>
+      t === undefined ? [] : [[i, ...or.flatMap(([a, b]) => (a === i ? [b] : b === i ? [a] : []))]],
+    );
+    const where = (b: (type: string, value: unknown) => string) =>
+      clauses
+        .map(
+          (c) => `(${c.map((k) => `topics[${k + 1}] = ${b("String", topics[k])}`).join(" OR ")})`,
+        )
+        .join(" AND ") || "1";
+    const indexed = clauses.find((c) => c[0] === 0 && c.length === 1) ? topics[0] : undefined;
+    return { count: clauses.length, where, indexed };
   });
 
 const hex = (n: number | bigint | string) => `0x${BigInt(n).toString(16)}`;
 
-/** getLogs: eth_getLogs through the proxy (answered from the index), in Etherscan's fields. */
+interface LogRow {
+  block_number: string | number;
+  log_index: number;
+  tx_index: number;
+  block_hash: string;
+  tx_hash: string;
+  contract: string;
+  topics: string[];
+  data: string;
+  ts: string;
+}
+
+/** The page's logs: their positions first (the index's entries, `skip` passed over), then the rows. */
+const SQL = (where: string, desc: boolean, take: number, skip: number) => {
+  const d = desc ? "DESC" : "ASC";
+  const order = `block_number ${d}, log_index ${d}`;
+  return `SELECT block_number, log_index, tx_index,
+      block_hash, tx_hash, contract, topics, data, toString(toUnixTimestamp(time)) AS ts
+    FROM {db}.event_logs
+    WHERE (block_number, log_index) IN (
+      SELECT block_number, log_index FROM {db}.event_logs ${where}
+      ORDER BY ${order} LIMIT 1 BY block_number, log_index LIMIT ${take} OFFSET ${skip})
+    ORDER BY ${order} LIMIT 1 BY block_number, log_index`;
+};
+
+/**
+ * getLogs: the logs of `address` and/or the topic filter in fromBlock…toBlock, from the index
+ * (`event_logs`; the transactions' gas from `evm_txs`), in Etherscan's fields (hex numbers, as
+ * Etherscan gives them here).
+ */
 const getLogs = ({ form, db, prefix }: ActionRequest) =>
   Effect.gen(function* () {
     const f = yield* readArgs({ address: text }, form);
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
     const t = yield* topicFilter(form);
-    if (f.address === undefined && t.positional.length === 0 && !form.topic0)
+    if (f.address === undefined && t.count === 0)
       return yield* new NotOk({ message: "Error! address or a topic is required" });
-    const filter: Record<string, unknown> = {
-      fromBlock: hex(p.startblock),
-      toBlock: hex(p.endblock),
-      ...(f.address !== undefined ? { address: yield* address(f.address, prefix) } : {}),
-      ...(t.positional.length ? { topics: t.positional } : {}),
-    };
-    const all = ((yield* rpc("eth_getLogs", [filter])) as Log[]).filter(t.keep);
-    if (p.desc) all.reverse();
-    const logs = all.slice(p.skip, p.skip + p.take);
+    const range = (b: (type: string, value: unknown) => string) =>
+      `block_number BETWEEN ${b("UInt64", p.startblock)} AND ${b("UInt64", p.endblock)}`;
+    const w = new Where().and(range).and(t.where);
+    const key =
+      f.address !== undefined
+        ? `c:${yield* address(f.address, prefix)}`
+        : t.indexed !== undefined
+          ? `t0:${t.indexed}`
+          : undefined;
+    if (key !== undefined)
+      w.and(
+        (b) =>
+          `(block_number, log_index) IN (SELECT block_number, log_index FROM {db}.log_lookup WHERE key = ${b("String", key)} AND ${range(b)})`,
+      );
+    if (f.address !== undefined) w.eq("contract", "String", key!.slice(2));
+    const logs = yield* db.query<LogRow>(SQL(w.sql, p.desc, p.take, p.skip), w.params);
     if (logs.length === 0) return none("No records found");
-    const heights = [...new Set(logs.map((l) => Number(BigInt(l.blockNumber))))];
-    const times = new Map(
-      (yield* db.query<{ h: string; t: string }>(
-        "SELECT height AS h, toUnixTimestamp(time) AS t FROM {db}.blocks FINAL WHERE height IN {hs:Array(UInt64)}",
-        { hs: heights },
-      )).map((r) => [Number(r.h), Number(r.t)]),
+    const txs = yield* evmTxsByHash(
+      db,
+      logs.map((l) => ({ height: Number(l.block_number), hash: l.tx_hash })),
     );
-    const got = yield* txsAndReceipts(logs.map((l) => l.transactionHash));
     return ok(
       logs.map((l) => {
-        const { tx = {}, receipt = {} } = got.get(l.transactionHash) ?? {};
+        const tx = txs.get(l.tx_hash);
         return {
-          address: l.address.toLowerCase(),
+          address: l.contract,
           topics: l.topics,
           data: l.data,
-          blockNumber: l.blockNumber,
-          blockHash: l.blockHash,
-          timeStamp: hex(times.get(Number(BigInt(l.blockNumber))) ?? 0),
-          gasPrice: String(receipt.effectiveGasPrice ?? tx.gasPrice ?? "0x0"),
-          gasUsed: String(receipt.gasUsed ?? "0x0"),
-          logIndex: l.logIndex,
-          transactionHash: l.transactionHash,
-          transactionIndex: l.transactionIndex,
+          blockNumber: hex(l.block_number),
+          blockHash: l.block_hash,
+          timeStamp: hex(l.ts),
+          gasPrice: hex(tx?.gas_price ?? 0),
+          gasUsed: hex(tx?.gas_used ?? 0),
+          logIndex: hex(l.log_index),
+          transactionHash: l.tx_hash,
+          transactionIndex: hex(l.tx_index),
         };
       }),
     );

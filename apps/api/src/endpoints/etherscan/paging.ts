@@ -37,3 +37,15 @@ export const paging = (f: Form, head: number) =>
     const take = offset === 0 ? PAGE_DEFAULT : offset;
     return { skip: (page - 1) * take, take, desc: sort === "desc", startblock, endblock } as Paging;
   });
+
+/**
+ * The page as an index cuts it (inLookup's `page`): the block range, the order, and as many
+ * positions as the page holds, `skip` of them passed over. `height`: the index's height column.
+ */
+export const lookupPage = (p: Paging, height: string) => ({
+  height,
+  upTo: p.endblock,
+  from: p.startblock,
+  desc: p.desc,
+  at: { page: 1, limit: p.take - 1, offset: p.skip },
+});

@@ -1,0 +1,134 @@
+import { rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { buildApi } from "@explorer/api";
+import { recordedScenario } from "@explorer/projections/fixtures";
+import Koa from "koa";
+import { listenLocal } from "../lib/net.ts";
+import { openBenchStore } from "./bench-store.ts";
+import { hasWrk, load } from "./load.ts";
+import { type Figure, median } from "./table.ts";
+
+/**
+ * The Etherscan-style API (`/api?module=…&action=…`) on a store of BENCH_ES_TXS transactions
+ * (default 100,000, built from a synthetic log), or on a kept one (BENCH_API_DIR, as the api
+ * bench): p50/p99 of txlist, tokentx and getLogs for the store's busiest and quietest account
+ * (or token), each request a different page, at 1, 10 and 50 clients, each run beside a run of a
+ * bare Koa endpoint just before it. Goal: p99 ≤ 50 ms at 50 clients. balance is not here: it is
+ * the node's eth_getBalance, and this bench has no node.
+ */
+const SECONDS = Number(process.env.BENCH_ES_SECONDS ?? 4);
+const CONCURRENCIES = (process.env.BENCH_ES_CLIENTS ?? "1,10,50").split(",").map(Number);
+
+export const run = async (): Promise<Figure[]> => {
+  const target = Number(process.env.BENCH_ES_TXS ?? 100_000);
+  const { ch, db, dir, kept, txsTotal, blocks } = await openBenchStore(target, "evm_txs");
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1e9,
+    apiKeys: new Map(),
+  });
+  const { server, port } = await listenLocal({
+    listen: (p, host, cb) => createServer(app.callback()).listen(p, host, cb),
+  });
+  const bare = new Koa();
+  bare.use((ctx) => {
+    ctx.body = { status: "1", message: "OK", result: [] };
+  });
+  const { server: bareServer, port: barePort } = await listenLocal(bare);
+  const rows = async <T>(query: string) =>
+    (await ch.query({ query, format: "JSONEachRow" })).json<T>();
+  // The busiest and quietest account of the EVM transactions' index, and of the transfers'.
+  const ends = async (table: string, prefix: string) => {
+    const r = await rows<{ key: string; n: string }>(
+      `SELECT key, count() AS n FROM ${db}.${table} WHERE startsWith(key, '${prefix}') GROUP BY key ORDER BY n DESC, key`,
+    );
+    const [busy, quiet] = [r[0]!, r.at(-1)!];
+    return {
+      busy: { a: busy.key.slice(prefix.length), n: Number(busy.n) },
+      quiet: { a: quiet.key.slice(prefix.length), n: Number(quiet.n) },
+    };
+  };
+  const accounts = await ends("evm_tx_lookup", "a:");
+  const holders = await ends("transfer_lookup", "a:");
+  const token = recordedScenario().contracts.TestToken!.toLowerCase();
+  const api = `http://127.0.0.1:${port}/api`;
+  /** Pages 1…n of `offset` records (at most the 10,000-record window), shuffled. */
+  const pages = (q: string, records: number, offset = 100) => {
+    const n = Math.max(1, Math.min(Math.ceil(records / offset), Math.floor(10_000 / offset)));
+    return Array.from({ length: n }, (_, i) => 1 + ((i * 7919) % n)).map(
+      (p) => `${api}?${q}&page=${p}&offset=${offset}`,
+    );
+  };
+  const logsOf = Number(
+    (
+      await rows<{ n: string }>(
+        `SELECT count() AS n FROM ${db}.log_lookup WHERE key = 'c:${token}' AND block_number <= 10000`,
+      )
+    )[0]?.n ?? 0,
+  );
+  const cases: [string, string[]][] = [
+    [
+      `txlist, busiest account (${accounts.busy.n} txs), first page`,
+      [`${api}?module=account&action=txlist&address=${accounts.busy.a}&page=1&offset=100`],
+    ],
+    [
+      "txlist, busiest account, a different page each time (to the 10,000 window)",
+      pages(`module=account&action=txlist&address=${accounts.busy.a}`, accounts.busy.n),
+    ],
+    [
+      "txlist, busiest account, newest first, a different page each time",
+      pages(`module=account&action=txlist&address=${accounts.busy.a}&sort=desc`, accounts.busy.n),
+    ],
+    [
+      `txlist, quietest account (${accounts.quiet.n} txs), a different page each time`,
+      pages(`module=account&action=txlist&address=${accounts.quiet.a}`, accounts.quiet.n),
+    ],
+    [
+      `tokentx, busiest holder (${holders.busy.n} transfers), a different page each time`,
+      pages(`module=account&action=tokentx&address=${holders.busy.a}`, holders.busy.n),
+    ],
+    [
+      `tokentx, quietest holder (${holders.quiet.n} transfers), a different page each time`,
+      pages(`module=account&action=tokentx&address=${holders.quiet.a}`, holders.quiet.n),
+    ],
+    [
+      `getLogs of the token over blocks 1-10,000 (${logsOf} logs), a different page each time`,
+      pages(`module=logs&action=getLogs&address=${token}&fromBlock=1&toBlock=10000`, logsOf),
+    ],
+  ];
+  // Warm-up, not measured: the routes' code compiled, the store's pages in use.
+  await load({ url: cases.flatMap(([, u]) => u.slice(0, 20)), concurrency: 10, seconds: 2 });
+  const figures: Figure[] = [];
+  const bareP99: number[] = [];
+  for (const concurrency of CONCURRENCIES) {
+    for (const [name, urls] of cases) {
+      const b = await load({ url: `http://127.0.0.1:${barePort}/`, concurrency, seconds: SECONDS });
+      bareP99.push(b.p99);
+      const r = await load({ url: urls, concurrency, seconds: SECONDS });
+      // A request wrk gave up on is an error, not in the latencies: the goal is then not met.
+      const met = r.requests > 0 && r.errors === 0 && r.p99 <= 50;
+      const goal = concurrency === 50 ? `; goal p99 ≤ 50 ms: ${met ? "met" : "not met"}` : "";
+      figures.push({
+        bench: "etherscan",
+        metric: `${name}, ${concurrency} clients`,
+        value: r.rps,
+        unit: "req/s",
+        note: `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors; bare endpoint just before: ${b.rps.toFixed(0)} req/s, p50 ${b.p50.toFixed(1)}, p99 ${b.p99.toFixed(1)} ms${goal}`,
+      });
+    }
+  }
+  await new Promise((r) => server.close(r));
+  await new Promise((r) => bareServer.close(r));
+  await runtime.dispose();
+  await ch.close();
+  if (!kept) rmSync(dir, { recursive: true, force: true });
+  figures.push({
+    bench: "etherscan",
+    metric: "dataset",
+    value: txsTotal,
+    unit: "txs",
+    note: `${blocks} blocks, ${hasWrk ? "wrk" : "Node fetch"}, ${SECONDS} s per run; bare p99 median ${median(bareP99).toFixed(1)} ms`,
+  });
+  return figures;
+};
