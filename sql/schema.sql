@@ -53,6 +53,17 @@ ENGINE = ReplacingMergeTree(height)
 ORDER BY address
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.balance_history
+(
+    `address` String COMMENT 'bech32',
+    `denom` String,
+    `height` UInt64,
+    `amount` UInt256 COMMENT 'the bank balance at the end of the block'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (address, denom, height)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.block_records
 (
     `key` String COMMENT 'height, zero-padded to 12 digits: 000000012345',
@@ -241,6 +252,18 @@ ENGINE = ReplacingMergeTree(height)
 ORDER BY name
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.token_balance_history
+(
+    `contract` String COMMENT 'lowercase 0x',
+    `holder` String COMMENT 'lowercase 0x',
+    `token_id` String COMMENT 'empty but for ERC-1155',
+    `height` UInt64,
+    `balance` UInt256 COMMENT 'as the token answered at the end of the block'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (contract, height, holder, token_id)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.token_holders
 (
     `contract` String,
@@ -400,6 +423,17 @@ ENGINE = ReplacingMergeTree
 ORDER BY (height, operator_address, denom)
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.validator_history
+(
+    `operator_address` String,
+    `height` UInt64,
+    `status` String COMMENT 'BOND_STATUS_…',
+    `tokens` UInt256 COMMENT 'its bonded tokens while bonded, base denom'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (operator_address, height)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.validator_signatures
 (
     `cons_address` String,
@@ -448,6 +482,20 @@ CREATE TABLE {db}.verified_contracts
 ENGINE = ReplacingMergeTree(full_match)
 ORDER BY address
 SETTINGS index_granularity = 8192;
+
+CREATE MATERIALIZED VIEW {db}.balance_history_mv TO {db}.balance_history
+(
+    `address` String,
+    `denom` String,
+    `height` UInt64,
+    `amount` UInt256
+)
+AS SELECT
+    address,
+    denom,
+    height,
+    amount
+FROM {db}.address_balances;
 
 CREATE MATERIALIZED VIEW {db}.block_records_mv TO {db}.block_records
 (
@@ -501,6 +549,22 @@ AS SELECT
     log_index
 FROM {db}.event_logs
 ARRAY JOIN arrayConcat([concat('c:', contract), concat('o:', origin), concat('x:', tx_hash), concat('b:', block_hash)], if(notEmpty(topics) AND ((topics[1]) != ''), [concat('t0:', topics[1])], [])) AS key;
+
+CREATE MATERIALIZED VIEW {db}.token_balance_history_mv TO {db}.token_balance_history
+(
+    `contract` String,
+    `holder` String,
+    `token_id` String,
+    `height` UInt64,
+    `balance` UInt256
+)
+AS SELECT
+    contract,
+    holder,
+    token_id,
+    height,
+    balance
+FROM {db}.token_holders;
 
 CREATE MATERIALIZED VIEW {db}.transfer_lookup_mv TO {db}.transfer_lookup
 (
@@ -574,6 +638,20 @@ AS SELECT
     arrayMap(c -> JSONExtractString(c, 'denom'), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_denoms,
     arrayMap(c -> toUInt256OrZero(JSONExtractString(c, 'amount')), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_amounts
 FROM {db}.txs;
+
+CREATE MATERIALIZED VIEW {db}.validator_history_mv TO {db}.validator_history
+(
+    `operator_address` String,
+    `height` UInt64,
+    `status` String,
+    `tokens` UInt256
+)
+AS SELECT
+    operator_address,
+    height,
+    status,
+    tokens
+FROM {db}.validators;
 
 CREATE TABLE explorer_meta.current_set
 (

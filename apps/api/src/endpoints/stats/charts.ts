@@ -1,8 +1,9 @@
 import { RESOLUTIONS } from "./periods.ts";
+import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
-/** Which analytics table a chart's parts come from (daily.ts reads each). */
-export type Source = "blocks" | "txs" | "transfers";
+/** Which analytics table a chart's parts come from (daily.ts reads each; scoped.ts the scoped ones). */
+export type Source = "blocks" | "txs" | "transfers" | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -12,6 +13,8 @@ export interface Chart {
   readonly units: string | null;
   readonly source: Source;
   readonly measure: Measure;
+  /** The query parameter naming what the chart is of (required); none: the whole chain's. */
+  readonly scope?: Scope;
 }
 
 export interface Section {
@@ -39,6 +42,11 @@ const from =
     source,
     measure,
   });
+/** A scoped chart: its source's scope is its required parameter. */
+const scoped = (source: ScopedSource) => {
+  const make = from(source);
+  return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
+};
 const blocks = from("blocks");
 const txs = from("txs");
 const transfers = from("transfers");
@@ -127,6 +135,73 @@ export const SECTIONS: readonly Section[] = [
         den: "gas_limit",
         times: 100n,
       }),
+    ],
+  },
+  {
+    id: "address",
+    title: "An account (?address=)",
+    charts: [
+      scoped("accountTxs")(
+        "accountTxns",
+        "Account transactions",
+        "Transactions involving the account, as its transaction list has them",
+        null,
+        { kind: "count", part: "txs" },
+      ),
+      scoped("accountBalance")(
+        "accountBalance",
+        "Account balance",
+        "Native balance at the day's end, from the first block touching the account",
+        NATIVE,
+        { kind: "level", part: "balance", has: "readings" },
+      ),
+    ],
+  },
+  {
+    id: "token",
+    title: "A token (?contractAddress=)",
+    charts: [
+      scoped("tokenTransfers")(
+        "tokenTransfers",
+        "Token transfers",
+        "Transfers of the token (each ERC-1155 batch item)",
+        null,
+        { kind: "count", part: "transfers" },
+      ),
+      scoped("tokenHolders")(
+        "tokenHolders",
+        "Token holders",
+        "Accounts holding a positive balance of the token at the day's end",
+        null,
+        { kind: "growth", part: "holders" },
+      ),
+    ],
+  },
+  {
+    id: "validator",
+    title: "A validator (?validator=)",
+    charts: [
+      scoped("validatorSignatures")(
+        "validatorSignedBlocks",
+        "Blocks signed",
+        "Blocks whose commit carries the validator's signature",
+        null,
+        { kind: "count", part: "signed" },
+      ),
+      scoped("validatorSignatures")(
+        "validatorMissedBlocks",
+        "Blocks missed",
+        "Blocks whose commit names the validator without its signature",
+        null,
+        { kind: "count", part: "missed" },
+      ),
+      scoped("validatorPower")(
+        "validatorVotingPower",
+        "Voting power",
+        "Tokens staked to the validator at the day's end while bonded, 0 otherwise",
+        NATIVE,
+        { kind: "level", part: "power", has: "readings" },
+      ),
     ],
   },
 ];

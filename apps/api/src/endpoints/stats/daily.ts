@@ -1,6 +1,7 @@
 import { Effect } from "effect";
 import type { DbShape } from "../../db.ts";
 import type { Source } from "./charts.ts";
+import { eachScoped } from "./scoped.ts";
 import type { Day } from "./series.ts";
 
 /**
@@ -29,6 +30,7 @@ FROM {db}.token_transfers FINAL WHERE block_number <= {projected} GROUP BY day`;
 const JOINED: Readonly<Record<Exclude<Source, "blocks">, string>> = {
   txs: TX_DAYS,
   transfers: TRANSFER_DAYS,
+  ...eachScoped((s) => s.sql),
 };
 
 /** The first height of the 24 hours up to the last projected block's time. */
@@ -61,6 +63,7 @@ const PARTS: Record<Source, Readonly<Record<string, string>>> = {
     fee: "evm_fee + cosmos_fee",
   },
   transfers: { blocks: "blocks", transfers: "transfers" },
+  ...eachScoped((s) => ({ blocks: "blocks", ...s.parts })),
 };
 
 /** The SQL of a source's days: every day with a block, in order, its parts as decimal text. */
@@ -75,9 +78,17 @@ FROM (${BLOCK_DAYS}) AS b LEFT JOIN (${JOINED[source]}) AS t USING day ORDER BY 
 SETTINGS join_use_nulls = 0`;
 };
 
-/** The days of a chart's source, each with its parts, up to the projected height. */
-export const daysOf = (db: DbShape, source: Source, denom: string) =>
-  Effect.map(db.query<Record<string, string>>(sqlOf(source), { denom }), (rows) =>
+/**
+ * The days of a chart's source, each with its parts, up to the projected height. `scope`: the
+ * values a scoped source's SQL binds (scoped.ts).
+ */
+export const daysOf = (
+  db: DbShape,
+  source: Source,
+  denom: string,
+  scope: Readonly<Record<string, unknown>> = {},
+) =>
+  Effect.map(db.query<Record<string, string>>(sqlOf(source), { ...scope, denom }), (rows) =>
     rows.map(
       (r): Day => ({
         day: r.day!,

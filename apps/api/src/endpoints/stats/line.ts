@@ -1,11 +1,12 @@
 import { Effect } from "effect";
-import { NotFound } from "../../http/errors.ts";
+import { BadRequest, NotFound } from "../../http/errors.ts";
 import { item } from "../endpoint.ts";
 import { path, query, queryOneOf } from "../param.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
 import { daysOf } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
 import { RESOLUTIONS } from "./periods.ts";
+import { scopeOf } from "./scope-params.ts";
 import { series } from "./series.ts";
 
 /** One chart's points (Blockscout stats' shape), its last point current to the last block. */
@@ -19,6 +20,12 @@ export const statsLine = item(
       from: query("day", "first day (YYYY-MM-DD); default the chart's first"),
       to: query("day", "last day (YYYY-MM-DD); default the chart's last"),
       resolution: queryOneOf(RESOLUTIONS, "DAY (default), WEEK, MONTH or YEAR"),
+      address: query("account", "the account of an address-scoped chart (0x… or bech32)"),
+      contractAddress: query("contract", "the token of a token-scoped chart"),
+      validator: query(
+        "validator",
+        "the validator of a validator-scoped chart (valoper or its account)",
+      ),
     },
     example: { id: "newTxns", from: "2026-01-01", to: "2026-12-31", resolution: "WEEK" },
   },
@@ -29,7 +36,9 @@ export const statsLine = item(
       // `from` after `to` is an empty range: no points
       const { from, to } = params;
       const denom = nativeDenom(settings);
-      const days = yield* daysOf(db, chart.source, denom);
+      const scope = scopeOf(chart, params);
+      if (typeof scope === "string") return yield* Effect.fail(new BadRequest({ message: scope }));
+      const days = yield* daysOf(db, chart.source, denom, scope);
       const resolution = params.resolution ?? "DAY";
       return {
         chart: series(days, chart.measure, { from, to, resolution }),

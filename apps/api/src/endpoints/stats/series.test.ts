@@ -86,6 +86,40 @@ describe("series", () => {
     expect(values(week)).toEqual(["417600"]);
   });
 
+  it("carries a level from its last reading, with no point before the first", () => {
+    const read = (date: string, balance: bigint | undefined): Day => ({
+      day: date,
+      parts: { blocks: 1n, balance: balance ?? 0n, readings: balance === undefined ? 0n : 1n },
+    });
+    const ds = [
+      read("2026-11-23", undefined),
+      read("2026-11-24", 7n),
+      read("2026-11-26", undefined),
+      read("2026-11-27", 0n),
+      read("2026-11-30", undefined),
+    ];
+    const m = { kind: "level", part: "balance", has: "readings" } as const;
+    const points = series(ds, m, { resolution: "DAY" });
+    expect(points.map((p) => [p.date, p.value])).toEqual([
+      ["2026-11-24", "7"],
+      ["2026-11-25", "7"],
+      ["2026-11-26", "7"],
+      ["2026-11-27", "0"],
+      ["2026-11-28", "0"],
+      ["2026-11-29", "0"],
+      ["2026-11-30", "0"],
+    ]);
+    // a week's point is its last day's; a range after a reading starts from it
+    const week = series(ds, m, { resolution: "WEEK" });
+    expect(week.map((p) => [p.date, p.value])).toEqual([
+      ["2026-11-23", "0"],
+      ["2026-11-30", "0"],
+    ]);
+    expect(
+      values(series(ds, m, { from: "2026-11-25", to: "2026-11-26", resolution: "DAY" })),
+    ).toEqual(["7", "7"]);
+  });
+
   it("writes decimals rounded half up", () => {
     expect(decimal(1n, 3n)).toBe("0.333333");
     expect(decimal(2n, 3n)).toBe("0.666667");

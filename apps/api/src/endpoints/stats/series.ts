@@ -17,9 +17,12 @@ export interface Day {
  * - `interval`: seconds between blocks on average: the time from the last block before the
  *   period to its last block, over its blocks (the chain's first period: from its first block,
  *   over one block less). A period without blocks has no point.
+ * - `level`: the part as last read up to the period's end (a day reads it when `has` > 0); no
+ *   point before the first reading.
  */
 export type Measure =
   | { readonly kind: "count" | "growth"; readonly part: string }
+  | { readonly kind: "level"; readonly part: string; readonly has: string }
   | { readonly kind: "ratio"; readonly num: string; readonly den: string; readonly times?: bigint }
   | { readonly kind: "interval" };
 
@@ -69,6 +72,7 @@ const merge = (a: Parts, b: Parts): Parts => {
 interface Carry {
   readonly total: bigint;
   readonly lastMs?: bigint;
+  readonly level?: bigint;
 }
 
 const pointValue = (m: Measure, p: Parts, carry: Carry): string | undefined => {
@@ -78,6 +82,8 @@ const pointValue = (m: Measure, p: Parts, carry: Carry): string | undefined => {
       return at(m.part).toString();
     case "growth":
       return (carry.total + at(m.part)).toString();
+    case "level":
+      return carry.level?.toString();
     case "ratio":
       return at(m.den) === 0n ? undefined : decimal(at(m.num) * (m.times ?? 1n), at(m.den));
     case "interval": {
@@ -94,7 +100,12 @@ const pointValue = (m: Measure, p: Parts, carry: Carry): string | undefined => {
 const carried = (m: Measure, p: Parts, c: Carry): Carry => ({
   total: c.total + ("part" in m ? (p[m.part] ?? 0n) : 0n),
   lastMs: p.last_ms ?? c.lastMs,
+  level: c.level,
 });
+
+/** The level after a day: its reading when it has one. */
+const read = (m: Measure, p: Parts, c: Carry): Carry =>
+  m.kind === "level" && (p[m.has] ?? 0n) > 0n ? { ...c, level: p[m.part] ?? 0n } : c;
 
 /**
  * A chart's points from its days with activity (in order): every period from `from` to `to`
@@ -113,7 +124,7 @@ export const series = (
   const to = q.to === undefined || q.to > last ? last : q.to;
   const byDay = new Map(days.map((d) => [d.day, d.parts]));
   let carry: Carry = { total: 0n };
-  for (const d of days) if (d.day < from) carry = carried(m, d.parts, carry);
+  for (const d of days) if (d.day < from) carry = read(m, d.parts, carried(m, d.parts, carry));
   const points: Point[] = [];
   let open: { date: string; dateTo: string; parts: Parts } | undefined;
   const close = () => {
@@ -129,7 +140,9 @@ export const series = (
       close();
       open = { ...period, parts: {} };
     }
-    open.parts = merge(open.parts, byDay.get(day) ?? {});
+    const parts = byDay.get(day) ?? {};
+    carry = read(m, parts, carry);
+    open.parts = merge(open.parts, parts);
   }
   close();
   return points;
