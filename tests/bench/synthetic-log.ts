@@ -112,13 +112,39 @@ export const REPLAY_OPTIONS = {
   follow: false,
 } as const;
 
-export const syntheticLog = async (dir: string, txs: number) => {
-  const template = denseTemplate(recordedBlocks());
+/**
+ * How a synthetic log's blocks differ from the template's: `spanDays`, block times spread evenly
+ * over that many days ending at `end` (the template's time: every block at it); `validators`,
+ * every block carrying the recorded validator set (the template: none).
+ */
+export interface SyntheticOptions {
+  readonly spanDays?: number;
+  readonly end?: string;
+  readonly validators?: boolean;
+}
+
+/** Block h of n at its time: spread over `spanDays` up to `end`, or the template's. */
+const timed = (b: RawBlockV1, h: number, n: number, o: SyntheticOptions): RawBlockV1 => {
+  if (!o.spanDays) return b;
+  const end = Date.parse(o.end ?? "2026-11-28T12:00:00Z");
+  const time = new Date(end - Math.round(((n - h) * o.spanDays * 86_400_000) / n)).toISOString();
+  obj(obj(b.comet.block.block).header).time = time;
+  return { ...b, time };
+};
+
+export const syntheticLog = async (dir: string, txs: number, o: SyntheticOptions = {}) => {
+  const recorded = recordedBlocks();
+  const dense = denseTemplate(recorded);
+  const validators = o.validators
+    ? (recorded.find((b) => b.state.validators)?.state.validators ?? null)
+    : null;
+  const template = { ...dense, state: { ...dense.state, validators } };
   const perBlock = template.txs.length;
   const blocks = Math.ceil(txs / perBlock);
   const t0 = performance.now();
   const log = EmbeddedLog.open({ dir, sync: false });
-  for (let h = 1; h <= blocks; h++) await log.appendBlock(h, encodeRecord(copyAt(template, h)));
+  for (let h = 1; h <= blocks; h++)
+    await log.appendBlock(h, encodeRecord(timed(copyAt(template, h), h, blocks, o)));
   log.flush();
   const blockKiB = encodeRecord(copyAt(template, 1)).length / 1024;
   process.stderr.write(

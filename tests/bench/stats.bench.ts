@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApi } from "@explorer/api";
+import { recordedScenario } from "@explorer/projections/fixtures";
+import { projectLog, readProgress } from "@explorer/projector";
+import { ensureCurrentSet, openClickHouse } from "@explorer/store";
+import Koa from "koa";
+import { listenLocal } from "../lib/net.ts";
+import { hasWrk, load } from "./load.ts";
+import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
+import type { Figure } from "./table.ts";
+
+/**
+ * `npm run bench -- stats`: /stats/lines/{id} (every chart, its whole range by day) and
+ * /stats/counters at 50 clients, each computed from the store at every request: each request
+ * has a URL of its own (`_=n`, a name the API ignores), so the answer cache, which would keep one
+ * answer per block, never answers. Beside each, in the same process, a bare Koa endpoint run
+ * just before it (the machine is shared). On a synthetic log whose block times span two years
+ * (BENCH_STATS_BLOCKS blocks, 2,920: 4 a day, ~730 daily points), and on the store of
+ * BENCH_API_DIR when given (the api bench's, kept; migrated, never written).
+ * Goals (issue 45): charts p99 ≤ 50 ms, counters p99 ≤ 20 ms.
+ */
+const CONCURRENCY = 50;
+const SECONDS = Number(process.env.BENCH_STATS_SECONDS ?? 4);
+const BLOCKS = Number(process.env.BENCH_STATS_BLOCKS ?? 2920);
+const DAYS = 730;
+
+/** The synthetic two-year store, in a fresh directory (removed at the end). */
+const twoYears = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
+  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  const { db } = await ensureCurrentSet(ch, "explorer");
+  const perBlock = 70; // the template's transactions, about: BLOCKS blocks are asked for
+  const { log, blocks } = await syntheticLog(join(dir, "log"), BLOCKS * perBlock, {
+    spanDays: DAYS,
+    validators: true,
+  });
+  const t0 = performance.now();
+  const p = await projectLog(ch, db, log, REPLAY_OPTIONS);
+  process.stderr.write(
+    `[bench] two-year store: ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+  );
+  await log.close();
+  return { ch, dir, name: `two years, ${blocks} blocks, ${p.txsTotal} txs`, remove: true };
+};
+
+/** The api bench's kept store (BENCH_API_DIR), as it is. */
+const kept = async (dir: string) => {
+  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  const { db } = await ensureCurrentSet(ch, "explorer");
+  const p = await readProgress(ch, db);
+  return { ch, dir, name: `BENCH_API_DIR, ${p.height} blocks, ${p.txsTotal} txs`, remove: false };
+};
+
+/** What a scoped chart is asked of: the recorded scenario's account, token and a validator. */
+const scopes = async (ch: Awaited<ReturnType<typeof openClickHouse>>) => {
+  const rows = await (
+    await ch.query({
+      query: "SELECT operator_address AS v FROM explorer.validators ORDER BY tokens DESC LIMIT 1",
+      format: "JSONEachRow",
+    })
+  ).json<{ v: string }>();
+  return {
+    address: "0x5f3ff43ab5f26abb1d01076b384841f9284eb787",
+    contractAddress: recordedScenario().contracts.TestToken!.toLowerCase(),
+    validator: rows[0]?.v ?? "",
+  };
+};
+
+const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Figure[]> => {
+  const { ch } = store;
+  const { app, runtime } = buildApi(ch, "explorer", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1e9,
+    apiKeys: new Map(),
+  });
+  const { server, port } = await listenLocal(app);
+  const bare = new Koa();
+  bare.use((ctx) => {
+    ctx.body = { ok: true };
+  });
+  const { server: bareServer, port: barePort } = await listenLocal(bare);
+  const base = `http://127.0.0.1:${port}/api/1.0`;
+  const get = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>;
+  const scope = await scopes(ch);
+  // the scoped sections' charts take their scope (docs/analytics.md)
+  const SECTION_SCOPE: Record<string, keyof typeof scope> = {
+    address: "address",
+    token: "contractAddress",
+    validator: "validator",
+  };
+  const charts: { id: string; q: string }[] = (await get("/stats/lines")).sections.flatMap(
+    (s: any) =>
+      s.charts.map((c: any) => {
+        const name = SECTION_SCOPE[s.id];
+        return { id: c.id, q: name ? `${name}=${scope[name]}&` : "" };
+      }),
+  );
+  const figures: Figure[] = [];
+  const bareP99: number[] = [];
+  /** A run at 50 clients of `path` with a URL of its own each request, after a run of the bare endpoint. */
+  const run = async (metric: string, path: (n: number) => string, goal: number) => {
+    const b = await load({
+      url: `http://127.0.0.1:${barePort}/`,
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+    });
+    bareP99.push(b.p99);
+    const urls = Array.from({ length: 20_000 }, (_, n) => `${base}${path(n)}`);
+    const r = await load({ url: urls, concurrency: CONCURRENCY, seconds: SECONDS });
+    figures.push({
+      bench: "stats",
+      metric,
+      value: r.p99,
+      unit: "ms p99",
+      note: `${store.name}: p50 ${r.p50.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors; bare just before: p99 ${b.p99.toFixed(1)} ms, ${b.rps.toFixed(0)} req/s; goal p99 ≤ ${goal} ms${r.p99 <= goal ? "" : " (missed)"}`,
+    });
+  };
+  // warm-up, not measured: the routes' code compiled, the store's pages read
+  await load({
+    url: charts.map((c) => `${base}/stats/lines/${c.id}?${c.q}_=warm`),
+    concurrency: 4,
+    seconds: 2,
+  });
+  await run("/stats/counters", (n) => `/stats/counters?_=${n}`, 20);
+  for (const c of charts) {
+    const points = (await get(`/stats/lines/${c.id}?${c.q}`)).chart.length;
+    await run(
+      `/stats/lines/${c.id}${c.q ? ` ?${c.q.split("=")[0]}=` : ""} (${points} points)`,
+      (n) => `/stats/lines/${c.id}?${c.q}_=${n}`,
+      50,
+    );
+  }
+  await new Promise((r) => server.close(r));
+  await new Promise((r) => bareServer.close(r));
+  await runtime.dispose();
+  await ch.close();
+  if (store.remove) rmSync(store.dir, { recursive: true, force: true });
+  const sorted = [...bareP99].sort((a, b) => a - b);
+  figures.unshift({
+    bench: "stats",
+    metric: "bare Koa constant",
+    value: sorted[Math.floor(sorted.length / 2)]!,
+    unit: "ms p99",
+    note: `${store.name}: median of ${bareP99.length} runs, one before each row below; ${CONCURRENCY} clients (${hasWrk ? "wrk" : "Node fetch"}), ${SECONDS} s a run`,
+  });
+  return figures;
+};
+
+export const run = async (): Promise<Figure[]> => {
+  const figures = await measure(await twoYears());
+  const dir = process.env.BENCH_API_DIR;
+  if (dir) figures.push(...(await measure(await kept(dir))));
+  return figures;
+};
