@@ -42,7 +42,7 @@ const twoYears = async () => {
     `[bench] two-year store: ${p.txsTotal} txs in ${blocks} blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
   );
   await log.close();
-  return { ch, dir, name: `two years, ${blocks} blocks, ${p.txsTotal} txs`, remove: true };
+  return { ch, db, dir, name: `two years, ${blocks} blocks, ${p.txsTotal} txs`, remove: true };
 };
 
 /** The api bench's kept store (BENCH_API_DIR), as it is. */
@@ -50,14 +50,20 @@ const kept = async (dir: string) => {
   const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
   const { db } = await ensureCurrentSet(ch, "explorer");
   const p = await readProgress(ch, db);
-  return { ch, dir, name: `BENCH_API_DIR, ${p.height} blocks, ${p.txsTotal} txs`, remove: false };
+  return {
+    ch,
+    db,
+    dir,
+    name: `BENCH_API_DIR, ${p.height} blocks, ${p.txsTotal} txs`,
+    remove: false,
+  };
 };
 
 /** What a scoped chart is asked of: the recorded scenario's account, token and a validator. */
-const scopes = async (ch: Awaited<ReturnType<typeof openClickHouse>>) => {
+const scopes = async (ch: Awaited<ReturnType<typeof openClickHouse>>, db: string) => {
   const rows = await (
     await ch.query({
-      query: "SELECT operator_address AS v FROM explorer.validators ORDER BY tokens DESC LIMIT 1",
+      query: `SELECT operator_address AS v FROM ${db}.validators FINAL ORDER BY tokens DESC LIMIT 1`,
       format: "JSONEachRow",
     })
   ).json<{ v: string }>();
@@ -84,7 +90,7 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
   const { server: bareServer, port: barePort } = await listenLocal(bare);
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const get = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>;
-  const scope = await scopes(ch);
+  const scope = await scopes(ch, store.db);
   // the scoped sections' charts take their scope (docs/analytics.md)
   const SECTION_SCOPE: Record<string, keyof typeof scope> = {
     address: "address",
