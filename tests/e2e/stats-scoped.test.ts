@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fromBech32, toHex } from "@cosmjs/encoding";
 import { keyFromMnemonic } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
@@ -79,6 +80,17 @@ describe("?address=", () => {
       BigInt(await provider.getBalance(alice.evm, lastOf.get(d)!)),
     );
     expect(points).toEqual(want);
+    // sql/README.md's example: the same balance on each day a block touched her
+    const md = readFileSync(new URL("../../sql/README.md", import.meta.url), "utf8");
+    const sql = /```sql\n(-- An account's atest balance[\s\S]*?)```/.exec(md)?.[1] ?? "";
+    const rows = await (
+      await store.ch.query({
+        query: sql.replace("cosmos1…", alice.bech32).trim().replace(/;$/, ""),
+        format: "JSONEachRow",
+      })
+    ).json<{ day: string; balance: string }>();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect([r.day, r.balance]).toEqual(points.find((p) => p[0] === r.day));
   });
 
   it("accountTxns: each day, the txs CometBFT's index names her in, and her transaction list's", async () => {
