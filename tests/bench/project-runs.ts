@@ -142,6 +142,26 @@ const diskPerTx = async (
   ];
 };
 
+/**
+ * The analytics of `db` (sql/015, sql/019) taken out, for a run without them: their materialized
+ * views dropped, and `block_stats` (which the projector writes) a Null table, its inserts
+ * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
+ * the store's.
+ */
+const withoutAnalytics = async (ch: ClickHouseClient, db: string) => {
+  for (const mv of [
+    "tx_stats_mv",
+    "balance_history_mv",
+    "token_balance_history_mv",
+    "validator_history_mv",
+  ])
+    await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
+  await ch.command({ query: `DROP TABLE ${db}.block_stats SYNC` });
+  await ch.command({
+    query: `CREATE TABLE ${db}.block_stats AS bench_columns.block_stats ENGINE = Null`,
+  });
+};
+
 const measure = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_PROJECT_TXS ?? 1_000_000);
   const runs = Number(process.env.BENCH_PROJECT_RUNS ?? 3);
@@ -153,6 +173,7 @@ const measure = async (): Promise<Figure[]> => {
   const alone: number[] = [];
   const peak: number[] = [];
   const cpu: number[] = []; // ms of the process's CPU per block while projecting
+  const bare: number[] = []; // seconds per block without the analytics tables
   let txs = 0;
   let disk: Figure[] = [];
   await migrate(ch, "bench_columns");
@@ -172,8 +193,15 @@ const measure = async (): Promise<Figure[]> => {
     txs = p.txsTotal;
     if (i === runs) disk = await diskPerTx(ch, db, join(dir, "chdb"), join(dir, "log"), txs);
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
+    // the same log, right after, without the analytics tables
+    await migrate(ch, `${db}_bare`);
+    await withoutAnalytics(ch, `${db}_bare`);
+    const tb = performance.now();
+    await projectLog(ch, `${db}_bare`, log, REPLAY_OPTIONS);
+    bare.push((performance.now() - tb) / 1000 / blocks);
+    await ch.command({ query: `DROP DATABASE ${db}_bare SYNC` });
     process.stderr.write(
-      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s, peak RSS ${peak.at(-1)!.toFixed(0)} MiB\n`,
+      `[bench] run ${i}: read+parse ${(perBlock / read.at(-1)!) | 0} txs/s, projections alone ${(perBlock / alone.at(-1)!) | 0} txs/s, projector ${(perBlock / project.at(-1)!) | 0} txs/s (without analytics ${(perBlock / bare.at(-1)!) | 0}), peak RSS ${peak.at(-1)!.toFixed(0)} MiB\n`,
     );
   }
   await ch.close();
@@ -188,6 +216,20 @@ const measure = async (): Promise<Figure[]> => {
       value: perBlock / median(project),
       unit: "txs/s",
       note: `${note} (${perRun(project)}); goal ≥ 20000`,
+    },
+    {
+      bench: "project",
+      metric: "projector txs/s without the analytics tables",
+      value: perBlock / median(bare),
+      unit: "txs/s",
+      note: `each run right after the one above, the same log: sql/015 and 019's views dropped, block_stats a Null table (${perRun(bare)})`,
+    },
+    {
+      bench: "project",
+      metric: "analytics tables' cost per block",
+      value: median(project.map((s, i) => (s - bare[i]!) * 1000)),
+      unit: "ms",
+      note: `projection time per block with them less without them, median of the runs' differences (${project.map((s, i) => ((s - bare[i]!) * 1000).toFixed(2)).join(", ")}); ${perBlock} txs a block`,
     },
     {
       bench: "project",
