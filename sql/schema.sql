@@ -428,7 +428,7 @@ CREATE TABLE {db}.validator_history
     `operator_address` String,
     `height` UInt64,
     `status` String COMMENT 'BOND_STATUS_…',
-    `tokens` UInt256 COMMENT 'its bonded tokens while bonded, base denom'
+    `tokens` UInt256 COMMENT 'the tokens staked to it, base denom'
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (operator_address, height)
