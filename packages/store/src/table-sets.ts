@@ -53,8 +53,16 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
 /** Key-value tables (EmbeddedRocksDB: one row per key, no FINAL) that get a view too. */
 export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
 
-/** Analytics tables ClickHouse fills from `txs` (sql/015): a view with FINAL each. */
-export const ANALYTICS_TABLES = ["tx_stats"] as const;
+/**
+ * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/019:
+ * the histories): a view with FINAL each.
+ */
+export const ANALYTICS_TABLES = [
+  "tx_stats",
+  "balance_history",
+  "token_balance_history",
+  "validator_history",
+] as const;
 
 /**
  * Views `<base>.<table>` over the current set, for SQL users: `tables` (the projector's, every
