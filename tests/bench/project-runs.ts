@@ -143,7 +143,7 @@ const diskPerTx = async (
 };
 
 /**
- * The analytics of `db` (sql/015, sql/019) taken out, for a run without them: their materialized
+ * The analytics of `db` (sql/015, sql/020) taken out, for a run without them: their materialized
  * views dropped, and `block_stats` (which the projector writes) a Null table, its inserts
  * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
  * the store's.
@@ -227,7 +227,7 @@ const measure = async (): Promise<Figure[]> => {
       metric: "projector txs/s without the analytics tables",
       value: perBlock / median(bare),
       unit: "txs/s",
-      note: `beside each run above (after it in odd runs, before it in even ones), the same log: sql/015 and 019's views dropped, block_stats a Null table (${perRun(bare)})`,
+      note: `beside each run above (after it in odd runs, before it in even ones), the same log: sql/015 and 020's views dropped, block_stats a Null table (${perRun(bare)})`,
     },
     {
       bench: "project",

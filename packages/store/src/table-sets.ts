@@ -54,7 +54,7 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
 export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
 
 /**
- * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/019:
+ * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
  * the histories): a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [

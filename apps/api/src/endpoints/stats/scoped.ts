@@ -1,7 +1,7 @@
 /**
  * The days of the scoped charts (`?address=`, `?contractAddress=`, `?validator=`): per UTC day of
  * block time, what one account, token or validator did, from the lookup tables and the histories
- * of sql/019. Each groups its rows by height first, then takes the heights' times from
+ * of sql/020. Each groups its rows by height first, then takes the heights' times from
  * `block_stats`, bounded by the projected height like every read.
  */
 
