@@ -1,12 +1,10 @@
 import { rmSync } from "node:fs";
-import { createServer } from "node:http";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
-import Koa from "koa";
-import { listenLocal } from "../lib/net.ts";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
+import { servedWithBare } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -42,25 +40,7 @@ export const run = async (): Promise<Figure[]> => {
   const t0 = performance.now();
   await records?.filledTo(db, blocks);
   const filling = (performance.now() - t0) / 1000;
-  // Requests still being answered when a load run ends (its clients gone) are waited for, so that
-  // they do not weigh on the next run.
-  let answering = 0;
-  const handle = app.callback();
-  const { server, port } = await listenLocal({
-    listen: (p, host, cb) =>
-      createServer((req, res) => {
-        answering++;
-        void handle(req, res).finally(() => answering--);
-      }).listen(p, host, cb),
-  });
-  const settle = async () => {
-    while (answering > 0) await new Promise((r) => setTimeout(r, 50));
-  };
-  const bare = new Koa();
-  bare.use((ctx) => {
-    ctx.body = { ok: true };
-  });
-  const { server: bareServer, port: barePort } = await listenLocal(bare);
+  const { server, port, settle, bareServer, barePort } = await servedWithBare(app);
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const scenario = recordedScenario();
   // Records spread over the whole store, in a shuffled order: each request a different one.

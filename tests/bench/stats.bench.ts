@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog, readProgress } from "@explorer/projector";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
-import Koa from "koa";
-import { listenLocal } from "../lib/net.ts";
 import { hasWrk, load } from "./load.ts";
+import { servedWithBare } from "./served.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -83,24 +81,7 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
     rateLimitPerMinute: 1e9,
     apiKeys: new Map(),
   });
-  // Requests still being answered when a run ends (wrk gone) are waited for before the next run.
-  let answering = 0;
-  const handle = app.callback();
-  const { server, port } = await listenLocal({
-    listen: (p, host, cb) =>
-      createServer((req, res) => {
-        answering++;
-        void handle(req, res).finally(() => answering--);
-      }).listen(p, host, cb),
-  });
-  const settle = async () => {
-    while (answering > 0) await new Promise((r) => setTimeout(r, 50));
-  };
-  const bare = new Koa();
-  bare.use((ctx) => {
-    ctx.body = { ok: true };
-  });
-  const { server: bareServer, port: barePort } = await listenLocal(bare);
+  const { server, port, settle, bareServer, barePort } = await servedWithBare(app);
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const get = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>;
   const scope = await scopes(ch, store.db);
