@@ -51,7 +51,8 @@ describe("store state", () => {
   });
 });
 
-describe("a re-index's switch", () => {
+// Each test migrates new table sets (20 migrations): seconds on a busy machine.
+describe("a re-index's switch", { timeout: 30_000 }, () => {
   const projectedIn = (b: string, set: number, height: number) =>
     ch.insert({
       table: `${setDb(b, set)}.progress`,
