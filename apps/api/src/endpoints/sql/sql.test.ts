@@ -85,9 +85,8 @@ describe("/api/1.0/sql", () => {
     ]);
     expect(json.data).toEqual([{ n: "0", here: "default" }]);
     expect(json.rows).toBe(1);
-    expect(json.statistics).toHaveProperty("rows_read");
-    expect(json.statistics).toHaveProperty("elapsed");
-    expect(r.headers.get("x-rows-read")).not.toBeNull();
+    // streamed from chDB: the time taken (chDB's stream gives no rows read)
+    expect(json.statistics).toEqual({ elapsed: expect.any(Number) });
   });
 
   it("takes a key with the sql scope, refuses one without it (403) and an unknown one (401)", async () => {
@@ -136,7 +135,7 @@ describe("/api/1.0/sql", () => {
     expect((await get(sql, {}, "&format=xml")).status).toBe(400);
   });
 
-  it("streams CSV and TSV: one header, every row; a limit passed mid-way is the last line; each answer gives its place back", async () => {
+  it("streams CSV, TSV and JSON: one header, every row; a limit passed mid-way is the last line (CSV, TSV) or a cut (JSON); each answer gives its place back", async () => {
     // 5,000 rows at once, then a count that runs into the time limit (1 s here)
     const late =
       "SELECT number FROM numbers(5000) UNION ALL SELECT count() FROM numbers(1000000000000)";
@@ -145,6 +144,10 @@ describe("/api/1.0/sql", () => {
     expect(await r.text()).toMatch(
       /^"number"\n0\n1\n[\s\S]*\n4999\n# error after the answer began: 408 Timeout exceeded[^\n]*\n$/,
     );
+    // JSON is streamed too: cut off (the connection closed) when a limit is passed mid-way
+    const json = await get(late);
+    expect(json.status).toBe(200);
+    await expect(json.text()).rejects.toThrow();
     // more streamed answers than may run at once, one after the other
     for (let i = 0; i < 3; i++)
       expect(await (await get("SELECT number FROM numbers(3)", {}, "&format=tsv")).text()).toBe(
