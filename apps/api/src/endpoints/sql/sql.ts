@@ -31,7 +31,7 @@ const ANSWER = {
   schema: {
     type: "object",
     description:
-      "JSON (the engine's): meta (column names and types), data (rows), rows, statistics (elapsed, rows_read, bytes_read); or CSV, TSV (a header row) or Parquet",
+      "JSON (the engine's): meta (column names and types), data (rows), rows, statistics (elapsed, rows_read, bytes_read; elapsed only when streamed from chDB); or CSV, TSV (a header row) or Parquet",
   },
 } as const;
 
