@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { logSettings, useLogSettings } from "@explorer/service/log";
 import { ensureCurrentSet, openClickHouse, queryRows, repointViews } from "@explorer/store";
 import { DEFAULT_SQL_LIMITS, hostileQueries } from "@explorer/store/sql-sandbox";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildApi } from "../../main.ts";
 import type { SqlPolicy } from "./access.ts";
 
@@ -165,6 +166,52 @@ describe("/api/1.0/sql", () => {
     }
     expect(both).toEqual([200, 200]);
   });
+
+  it("logs a client gone mid-CSV as a debug line, and a JSON answer cut by a limit once: nothing on stderr, the API answers on", async () => {
+    const before = logSettings();
+    useLogSettings({ logFormat: "json", logLevel: "Debug" });
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, "write");
+    const consoleError = vi.spyOn(console, "error");
+    // 5,000 rows at once, then a count that runs into the time limit (1 s here)
+    const late =
+      "SELECT number FROM numbers(5000) UNION ALL SELECT count() FROM numbers(1000000000000)";
+    try {
+      const gone = new AbortController();
+      const r = await get(late, { signal: gone.signal }, "&format=csv");
+      const reader = r.body!.getReader();
+      await reader.read(); // the answer has begun
+      gone.abort();
+      const cut = await get(late);
+      await expect(cut.text()).rejects.toThrow();
+      const lines = () =>
+        out.mock.calls
+          .map(([l]) => String(l))
+          .join("")
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as { level: string; msg: string; path?: string });
+      for (let i = 0; i < 50 && !lines().some((l) => l.msg === "client left mid-answer"); i++)
+        await new Promise((w) => setTimeout(w, 100));
+      expect(lines().filter((l) => l.level !== "debug" && l.level !== "info")).toEqual([]);
+      expect(lines()).toContainEqual(
+        expect.objectContaining({
+          level: "debug",
+          msg: "client left mid-answer",
+          path: "/api/1.0/sql",
+        }),
+      );
+      expect(lines().filter((l) => l.msg === "SQL answer cut after it began")).toHaveLength(1);
+      expect(err).not.toHaveBeenCalled();
+      expect(consoleError).not.toHaveBeenCalled();
+      expect(await (await get("SELECT 1 AS x", {}, "&format=csv")).text()).toBe('"x"\n1\n');
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+      consoleError.mockRestore();
+      useLogSettings(before);
+    }
+  }, 20_000);
 
   it("says why: 400 with the engine's message, 403 naming the refused, 408 and 429 for limits", async () => {
     const syntax = await get("SELEC 1");
