@@ -89,7 +89,6 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
         const r = await runAccepted(runner, v, policy.limits, req.format);
         ctx.status = 200;
         ctx.set("content-type", MEDIA[req.format]);
-        if (r.rowsRead !== undefined) ctx.set("x-rows-read", String(r.rowsRead));
         if (r.elapsedS !== undefined) ctx.set("x-elapsed-seconds", String(r.elapsedS));
         if (r.body instanceof Uint8Array) return Buffer.from(r.body);
         streaming = true;
