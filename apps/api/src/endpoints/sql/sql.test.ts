@@ -213,6 +213,34 @@ describe("/api/1.0/sql", () => {
     }
   }, 20_000);
 
+  it("counts SQL_QUERIES_PER_MINUTE per key, and per IP without one: 429 with retry-after past it", async () => {
+    const keys = { "k-a": 100_000, "k-b": 100_000 };
+    const small = buildApi(ch, "explorer", {
+      prefix: "cosmos",
+      nativeCoins: new Map(),
+      rateLimitPerMinute: 100_000,
+      apiKeys: new Map(Object.entries(keys)),
+      sql: { ...policy, keys: new Set(Object.keys(keys)), perMinute: 2 },
+    });
+    const s = small.app.listen(0, "127.0.0.1");
+    await new Promise((r) => s.once("listening", r));
+    try {
+      const at = `http://127.0.0.1:${(s.address() as AddressInfo).port}/api/1.0/sql?query=SELECT+1`;
+      const as = (key?: string) =>
+        fetch(at, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+      const a = [await as("k-a"), await as("k-a"), await as("k-a")];
+      expect(a.map((r) => r.status)).toEqual([200, 200, 429]);
+      expect(Number(a[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await a[2]!.json()) as Answer).error).toMatch(/2 queries per minute/);
+      // another key, and a client without one, have quotas of their own
+      expect((await as("k-b")).status).toBe(200);
+      expect((await as()).status).toBe(200);
+    } finally {
+      await new Promise((r) => s.close(r));
+      await small.runtime.dispose();
+    }
+  });
+
   it("says why: 400 with the engine's message, 403 naming the refused, 408 and 429 for limits", async () => {
     const syntax = await get("SELEC 1");
     expect(syntax.status).toBe(400);
