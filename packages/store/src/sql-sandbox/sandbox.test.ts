@@ -124,7 +124,11 @@ describe("the SQL sandbox on chDB", () => {
 
   it("refuses a Parquet answer (it comes whole from chDB) past the answer's bytes, not building it", async () => {
     // 20,000 rows of 1,000 bytes: twice max_result_bytes (10 MB here), within the rows and memory
-    const r = await answer("SELECT repeat(toString(number % 10), 1000) AS s FROM numbers(20000)", {}, "parquet");
+    const r = await answer(
+      "SELECT repeat(toString(number % 10), 1000) AS s FROM numbers(20000)",
+      {},
+      "parquet",
+    );
     expect([r.status, r.text]).toEqual([429, expect.stringMatching(/Limit for result exceeded/)]);
     expect((await answer("SELECT 'next' AS x", {}, "tsv")).text).toBe("x\nnext\n");
   });
