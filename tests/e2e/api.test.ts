@@ -10,6 +10,7 @@ import { openClickHouse } from "@explorer/store";
 import { Contract, id, JsonRpcProvider, zeroPadValue } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiReader, cometReader } from "../lib/api-node.ts";
+import { txsNaming } from "../lib/comet.ts";
 import { listenLocal } from "../lib/net.ts";
 import { runProjector } from "../lib/projector-process.ts";
 
@@ -155,19 +156,7 @@ describe("transactions", () => {
     const { every } = apiReader(() => `${base}/api/1.0`);
     // CometBFT's event index: the txs in which alice sent a message, or sent or received coins
     // (every tx she signs pays its fee: EVM ones too).
-    const search = async (query: string) => {
-      const hashes: string[] = [];
-      for (let page = 1; ; page++) {
-        const r = await comet(
-          `/tx_search?query=${encodeURIComponent(`"${query}"`)}&per_page=100&page=${page}`,
-        );
-        hashes.push(...r.txs.map((t: { hash: string }) => t.hash));
-        if (r.txs.length === 0 || hashes.length >= Number(r.total_count)) return hashes;
-      }
-    };
-    const named = new Set<string>();
-    for (const key of ["message.sender", "transfer.sender", "transfer.recipient"])
-      for (const h of await search(`${key}='${alice.bech32}'`)) named.add(h);
+    const named = new Set((await txsNaming(e.cometRpc, alice.bech32)).keys());
     expect(named.size).toBeGreaterThan(10);
     const mine = new Set((await every(`/txs?address=${alice.evm}`)).map((t) => t.txhash));
     expect([...named].filter((h) => !mine.has(h))).toEqual([]);

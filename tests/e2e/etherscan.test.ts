@@ -3,6 +3,7 @@ import { endpoints, nodePorts } from "@explorer/infra";
 import { EtherscanProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cometReader } from "../lib/api-node.ts";
+import { txsNaming } from "../lib/comet.ts";
 import {
   NODE_HTTP,
   projectedStore,
@@ -19,7 +20,8 @@ import {
  */
 const scenario = inject("scenario");
 const TO = scenario.toHeight;
-const comet = cometReader(endpoints(nodePorts(0)).cometRpc);
+const { cometRpc } = endpoints(nodePorts(0));
+const comet = cometReader(cometRpc);
 let server: RpcServer;
 let base: string;
 
@@ -484,19 +486,7 @@ describe("Etherscan-style API", () => {
       sent.set(tx.from.toLowerCase(), (sent.get(tx.from.toLowerCase()) ?? 0) + 1);
     const a = [...sent.entries()].sort((x, y) => y[1] - x[1])[0]![0];
     const bech32 = toBech32("cosmos", Buffer.from(a.slice(2), "hex"));
-    const search = async (query: string) => {
-      const hashes: string[] = [];
-      for (let page = 1; ; page++) {
-        const r = await comet(
-          `/tx_search?query=${encodeURIComponent(`"${query} AND tx.height<=${TO}"`)}&per_page=100&page=${page}`,
-        );
-        hashes.push(...r.txs.map((t: { hash: string }) => t.hash));
-        if (r.txs.length === 0 || hashes.length >= Number(r.total_count)) return hashes;
-      }
-    };
-    const named = new Set<string>();
-    for (const key of ["message.sender", "transfer.sender", "transfer.recipient"])
-      for (const h of await search(`${key}='${bech32}'`)) named.add(h);
+    const named = new Set((await txsNaming(cometRpc, bech32, `tx.height<=${TO}`)).keys());
     expect(named.size).toBeGreaterThan(3);
     const mine: Obj[] = [];
     for (let page = 1; ; page++) {

@@ -7,7 +7,7 @@ import { TOPIC } from "@explorer/raw-block";
 import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiReader, transfersOf } from "../lib/api-node.ts";
-import { cometGet, mapLimit } from "../lib/comet.ts";
+import { cometGet, mapLimit, txsNaming } from "../lib/comet.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -101,15 +101,11 @@ describe("?address=", () => {
     const points = await chart("accountTxns", `address=${alice.evm}`);
     expect(points.map((p) => p[0])).toEqual(days());
     // CometBFT's event index: the txs in which she sent a message, or sent or received coins
-    const named = new Map<string, number>();
-    for (const key of ["message.sender", "transfer.sender", "transfer.recipient"])
-      for (let page = 1; ; page++) {
-        const q = encodeURIComponent(`"${key}='${alice.bech32}'"`);
-        const r = await cometGet(e.cometRpc, `/tx_search?query=${q}&per_page=100&page=${page}`);
-        for (const t of r.txs as { hash: string; height: string }[])
-          if (Number(t.height) >= lowest && Number(t.height) <= top) named.set(t.hash, +t.height);
-        if (r.txs.length === 0 || page * 100 >= Number(r.total_count)) break;
-      }
+    const named = await txsNaming(
+      e.cometRpc,
+      alice.bech32,
+      `tx.height>=${lowest} AND tx.height<=${top}`,
+    );
     expect(named.size).toBeGreaterThan(10);
     const listed = new Map<string, number>();
     for (let page = 1; ; page++) {

@@ -125,3 +125,38 @@ export const readBlockEvents = async (
   }
   return out;
 };
+
+/** A transaction CometBFT's tx_search found: its hash (upper-case hex) and height. */
+export interface FoundTx {
+  readonly hash: string;
+  readonly height: number;
+}
+
+/** Every transaction CometBFT's event index finds for `query` (`key='value' AND …`), 100 a page. */
+export const txSearch = async (rpc: string, query: string): Promise<FoundTx[]> => {
+  const found: FoundTx[] = [];
+  for (let page = 1; ; page++) {
+    const r = await cometGet<{ txs: { hash: string; height: string }[]; total_count: string }>(
+      rpc,
+      `/tx_search?query=${encodeURIComponent(`"${query}"`)}&per_page=100&page=${page}`,
+    );
+    found.push(...r.txs.map((t) => ({ hash: t.hash, height: Number(t.height) })));
+    if (r.txs.length === 0 || found.length >= Number(r.total_count)) return found;
+  }
+};
+
+/**
+ * The transactions CometBFT's event index names `bech32` in (it sent a message, or sent or
+ * received coins), each once, by hash; `and` narrows every query (`tx.height<=9`).
+ */
+export const txsNaming = async (
+  rpc: string,
+  bech32: string,
+  and?: string,
+): Promise<Map<string, number>> => {
+  const named = new Map<string, number>();
+  for (const key of ["message.sender", "transfer.sender", "transfer.recipient"])
+    for (const t of await txSearch(rpc, `${key}='${bech32}'${and ? ` AND ${and}` : ""}`))
+      named.set(t.hash, t.height);
+  return named;
+};

@@ -80,7 +80,11 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
 
     const dataDir = mkdtempSync(join(tmpdir(), "explorer-data-"));
     const port = await freePort();
-    const cold = startService(dataDir, port);
+    const cold = startService(dataDir, port, {}, "pipe");
+    let said = "";
+    cold.stdout?.on("data", (d) => {
+      said += String(d);
+    });
     const first = await waitLatest(port, 60_000);
     expect(first.block.height).toBeGreaterThanOrEqual(instantUpTo);
     expect(first.block.height).toBeLessThanOrEqual(last);
@@ -91,6 +95,15 @@ describe("npm start: embedded mode with the bundled sample chain", () => {
       ready: true,
       checks: { store: { ok: true, lag: expect.any(Number) }, log: { ok: true } },
     });
+    // Zero configuration listens on loopback: a loopback client's SQL is answered, without a key,
+    // and start-up said so.
+    const sql = await fetch(
+      `http://127.0.0.1:${port}/api/1.0/sql?format=tsv&query=${encodeURIComponent("SELECT count() > 0 FROM explorer.blocks")}`,
+    );
+    expect([sql.status, await sql.text()]).toEqual([200, "greater(count(), 0)\n1\n"]);
+    expect(said).toMatch(
+      /SQL +http:\/\/127\.0\.0\.1:\d+\/api\/1\.0\/sql: loopback clients without a key/,
+    );
     cold.kill("SIGTERM");
     await new Promise((r) => cold.once("exit", r));
 

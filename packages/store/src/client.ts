@@ -3,7 +3,7 @@ import { finished } from "node:stream/promises";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import { Fatal } from "@explorer/service/errors";
 import { ChdbPool, openSessions, poolSize } from "./chdb-pool.ts";
-import { oneHeader, STREAMED_FORMATS } from "./chdb-stream.ts";
+import { joinChunks, STREAMED_FORMATS } from "./chdb-stream.ts";
 import { inlineParams } from "./params.ts";
 import { type Column, parseColumnType, type TableColumns } from "./row-binary.ts";
 import { openSpool, type Spool } from "./spool.ts";
@@ -187,10 +187,13 @@ const queryText = async (
   return rs.text();
 };
 
-/** A result as the engine wrote it in `format`, with what it read and took where it says (chDB). */
+/**
+ * A result as the engine wrote it in `format`, with the seconds it took where it says (a whole
+ * answer from chDB). chDB's result also has a `rowsRead`, but it counts the answer's rows, not the
+ * rows read (`SELECT count() FROM numbers(1000)` says 1): it is not passed on.
+ */
 export interface RawResult {
   readonly body: Uint8Array | NodeJS.ReadableStream;
-  readonly rowsRead?: number;
   readonly elapsedS?: number;
 }
 
@@ -198,8 +201,8 @@ export interface RawResult {
 export interface RawRunner {
   run(sql: string, format: string): Promise<RawResult>;
   /**
-   * Like `run`, with the answer handed on as the engine makes it (on chDB: CSVWithNames and
-   * TSVWithNames; other formats come whole, as from `run`). Resolves once the first part is read,
+   * Like `run`, with the answer handed on as the engine makes it (on chDB: CSVWithNames,
+   * TSVWithNames and JSON, see chdb-stream.ts; Parquet comes whole, as from `run`). Resolves once the first part is read,
    * or with the engine's error; a failure later fails the body's stream. Until that stream ends
    * (or is destroyed), its chDB session runs nothing else.
    */
@@ -234,7 +237,7 @@ export const openRawRunner = async (ch: ClickHouseClient, sessions: number): Pro
       alone(c, async () => {
         try {
           const r = await c.chdb.queryAsync(sql, { format });
-          return { body: r.bytes(), rowsRead: r.rowsRead, elapsedS: r.elapsed };
+          return { body: r.bytes(), elapsedS: r.elapsed };
         } catch (e) {
           await drain(c);
           throw e;
@@ -293,13 +296,28 @@ const streamOn = async (
   format: string,
   resolve: (r: RawResult) => void,
 ) => {
-  const chunks = oneHeader(rawChunks(c.chdb.queryStream(sql, { format })), format);
+  const chunks = joinChunks(
+    rawChunks(c.chdb.queryStream(sql, { format })),
+    format,
+    performance.now(),
+  );
   let first: IteratorResult<Uint8Array>;
   try {
     first = await chunks.next();
   } catch (e) {
     await drain(c);
     throw e;
+  }
+  if (first.done && format === "JSON") {
+    // no chunk, so no meta to head a JSON answer: the engine's whole one
+    try {
+      const r = await c.chdb.queryAsync(sql, { format });
+      resolve({ body: r.bytes(), elapsedS: r.elapsed });
+    } catch (e) {
+      await drain(c);
+      throw e;
+    }
+    return;
   }
   // Ended early (the body destroyed), the query is cancelled: the chunks' iterators return.
   async function* all() {

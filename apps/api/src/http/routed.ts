@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type Router from "@koa/router";
 import Koa from "koa";
 import { logLine as log } from "../log.ts";
+import { onAppError } from "./answer-errors.ts";
 import { errorBody, internalError } from "./reply.ts";
 import { routeOf } from "./run-handler.ts";
 import type { RouteSpec } from "./spec.ts";
@@ -17,6 +18,7 @@ export type Probes = ReadonlyMap<string, () => Promise<{ status: number; body: u
  */
 export const routedPath = (router: Router, routes: readonly RouteSpec[], probes: Probes) => {
   const app = new Koa();
+  app.on("error", onAppError);
   const matched = new WeakMap<IncomingMessage, string>();
 
   app.use(async (ctx, next) => {

@@ -31,7 +31,7 @@ const ANSWER = {
   schema: {
     type: "object",
     description:
-      "JSON (the engine's): meta (column names and types), data (rows), rows, statistics (elapsed, rows_read, bytes_read); or CSV, TSV (a header row) or Parquet",
+      "JSON (the engine's): meta (column names and types), data (rows), rows, statistics (elapsed, rows_read, bytes_read; elapsed only when streamed from chDB); or CSV, TSV (a header row) or Parquet",
   },
 } as const;
 
@@ -89,7 +89,6 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
         const r = await runAccepted(runner, v, policy.limits, req.format);
         ctx.status = 200;
         ctx.set("content-type", MEDIA[req.format]);
-        if (r.rowsRead !== undefined) ctx.set("x-rows-read", String(r.rowsRead));
         if (r.elapsedS !== undefined) ctx.set("x-elapsed-seconds", String(r.elapsedS));
         if (r.body instanceof Uint8Array) return Buffer.from(r.body);
         streaming = true;
