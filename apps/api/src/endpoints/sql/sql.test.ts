@@ -33,6 +33,7 @@ const policy: SqlPolicy = {
     maxBytesToRead: 1e15,
     maxRowsToRead: 1e13,
     maxMemoryBytes: 64 * 1024 * 1024,
+    maxResultBytes: 8 * 1024 * 1024,
   },
 };
 const { app, runtime } = buildApi(ch, "explorer", {
@@ -165,6 +166,22 @@ describe("/api/1.0/sql", () => {
       await new Promise((w) => setTimeout(w, 100));
     }
     expect(both).toEqual([200, 200]);
+  });
+
+  it("cuts a streamed answer past max_result_bytes sent, which the engine counts once a block for a constant column", async () => {
+    // 40 rows of one constant MB: 40 MB, far past the 8 MiB limit, in one block the engine lets by
+    const big = "SELECT repeat('x', 1000000) AS s FROM numbers(40)";
+    const csv = await get(big, {}, "&format=csv");
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    expect(text.length).toBeLessThan(9 * 1024 * 1024);
+    expect(text).toMatch(
+      /(^|\n)# error after the answer began: 429 the answer passed max_result_bytes \(8388608 bytes\)[^\n]*\n$/,
+    );
+    const json = await get(big);
+    expect(json.status).toBe(200);
+    await expect(json.text()).rejects.toThrow();
+    expect(await get("SELECT 1 AS x", {}, "&format=tsv").then((r) => r.text())).toBe("x\n1\n");
   });
 
   it("logs a client gone mid-CSV as a debug line, and a JSON answer cut by a limit once: nothing on stderr, the API answers on", async () => {

@@ -92,7 +92,13 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
         if (r.elapsedS !== undefined) ctx.set("x-elapsed-seconds", String(r.elapsedS));
         if (r.body instanceof Uint8Array) return Buffer.from(r.body);
         streaming = true;
-        return streamedBody(r.body, req.format, ctx.res, engine.leave);
+        return streamedBody(
+          r.body,
+          req.format,
+          ctx.res,
+          engine.leave,
+          policy.limits.maxResultBytes,
+        );
       } catch (e) {
         const f = engineFailure(e);
         return refuse(f.status, f.message);
