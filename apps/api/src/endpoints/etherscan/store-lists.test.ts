@@ -139,6 +139,17 @@ describe("Etherscan lists from the store", () => {
     expect(second.result.map((l: Obj) => l.logIndex)).toEqual(
       expected.slice(1, 2).map((l) => l.logIndex),
     );
+    // By topic0 alone, newest first, page by page: the node's logs with that topic0, reversed.
+    const t0 = expected[0]!.topics[0];
+    const withTopic = logs.filter((l) => l.topics[0] === t0).map((l) => l.transactionHash);
+    const back: string[] = [];
+    for (let page = 1; page <= withTopic.length; page++) {
+      const q = { module: "logs", action: "getLogs", topic0: t0, sort: "desc", offset: "1" };
+      back.push(
+        ...(await es({ ...q, page: String(page) })).result.map((l: Obj) => l.transactionHash),
+      );
+    }
+    expect(back).toEqual([...withTopic].reverse());
   });
 
   it("tokentx is the Transfer logs of CFC-20 tokens, with the transaction's fields", async () => {
