@@ -581,6 +581,21 @@ AS SELECT
 FROM {db}.token_transfers
 ARRAY JOIN arrayDistinct(arrayConcat([concat('c:', contract), concat('a:', from_address), concat('a:', to_address), concat('f:', from_address), concat('t:', to_address), concat('x:', tx_hash)], if(token_id != '', [concat('i:', contract, ':', token_id)], []))) AS key;
 
+CREATE MATERIALIZED VIEW {db}.transfer_standard_lookup_mv TO {db}.transfer_lookup
+(
+    `key` String,
+    `block_number` UInt64,
+    `log_index` UInt32,
+    `sub` UInt32
+)
+AS SELECT
+    key,
+    block_number,
+    log_index,
+    sub
+FROM {db}.token_transfers
+ARRAY JOIN if(token_type = '', [], arrayDistinct([concat(token_type, ':a:', from_address), concat(token_type, ':a:', to_address), concat(token_type, ':c:', contract)])) AS key;
+
 CREATE MATERIALIZED VIEW {db}.tx_hash_mv TO {db}.tx_hash
 (
     `key` String,

@@ -63,10 +63,12 @@ export const runHandler = (
       let failed: Exit.Exit<unknown, ApiError> | undefined;
       // A CSV answer is a stream, never kept.
       const csv = spec?.list && wantsCsv([ctx.query.format].flat()[0], ctx.get("accept"));
-      if (spec && spec.method === "get" && spec.cache !== "none" && !csv) {
+      const cache =
+        typeof spec?.cache === "function" ? spec.cache(ctx.query as Query) : spec?.cache;
+      if (spec && spec.method === "get" && cache !== "none" && !csv) {
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
-          const key = answers.keyOf(st, spec.cache === "immutable", ctx.url);
+          const key = answers.keyOf(st, cache === "immutable", ctx.url);
           const hit =
             answers.get(key) ??
             answers.made(key, `/api/1.0${spec.path}`, async () => {

@@ -24,6 +24,9 @@ export interface ParamSpec {
   readonly required?: boolean;
 }
 
+/** How a route's answers are kept: RouteSpec.cache. */
+export type CachePolicy = "hot" | "immutable" | "none";
+
 export interface RouteSpec {
   readonly method: "get" | "post";
   /** Koa style, under /api/1.0: `/blocks/:height`. */
@@ -38,9 +41,10 @@ export interface RouteSpec {
    * Every answer is kept in memory until the projected height moves (it is a pure function of the
    * table set, the height and the URL); "immutable" ones (a block or tx by id) for as long as the
    * table set stays; "hot" marks the ones the front page asks for all the time; "none" answers
-   * are never kept (they change without the height moving, or are not JSON).
+   * are never kept (they change without the height moving, or are not JSON). A function: the
+   * policy of each request, from its query (one route for many answers: Etherscan's actions).
    */
-  readonly cache?: "hot" | "immutable" | "none";
+  readonly cache?: CachePolicy | ((query: Query) => CachePolicy);
   /** A POST body's JSON schema (`form`: also form-encoded), for the OpenAPI document. */
   readonly body?: { readonly schema: Record<string, unknown>; readonly form?: boolean };
   /**

@@ -11,6 +11,7 @@ import type { Form } from "./args.ts";
 import { BLOCK } from "./block.ts";
 import { CONTRACT } from "./contract.ts";
 import { notOk, TEXT } from "./envelope.ts";
+import { etherscanCache } from "./kept.ts";
 import { LOGS } from "./logs.ts";
 import { PROXY } from "./proxy.ts";
 import { STATS, TOKEN } from "./token.ts";
@@ -101,7 +102,7 @@ const pair = (path: string, chainRequired: boolean, example: Record<string, stri
       path,
       summary: SUMMARY,
       tag: "etherscan",
-      cache: "none",
+      cache: etherscanCache,
       params: ETHERSCAN_PARAMS,
       refused: notOk,
       example,

@@ -1,10 +1,11 @@
 import { Effect } from "effect";
+import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
 import { evmTxsByHash } from "./evm-txs.ts";
-import { paging } from "./paging.ts";
+import { lookupPage, paging } from "./paging.ts";
 
 const PAIRS = [
   [0, 1],
@@ -67,18 +68,23 @@ interface LogRow {
   ts: string;
 }
 
+const COLUMNS = `block_number, log_index, tx_index,
+  block_hash, tx_hash, contract, topics, data, toString(toUnixTimestamp(time)) AS ts`;
+const order = (desc: boolean) =>
+  desc ? "block_number DESC, log_index DESC" : "block_number, log_index";
+
+/** The page's logs when one index key names them all: the positions cut from the index, then the rows. */
+const CUT_SQL = (where: string, desc: boolean) =>
+  `SELECT ${COLUMNS} FROM {db}.event_logs ${where}
+    ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index`;
+
 /** The page's logs: their positions first (the index's entries, `skip` passed over), then the rows. */
-const SQL = (where: string, desc: boolean, take: number, skip: number) => {
-  const d = desc ? "DESC" : "ASC";
-  const order = `block_number ${d}, log_index ${d}`;
-  return `SELECT block_number, log_index, tx_index,
-      block_hash, tx_hash, contract, topics, data, toString(toUnixTimestamp(time)) AS ts
-    FROM {db}.event_logs
+const SQL = (where: string, desc: boolean, take: number, skip: number) =>
+  `SELECT ${COLUMNS} FROM {db}.event_logs
     WHERE (block_number, log_index) IN (
       SELECT block_number, log_index FROM {db}.event_logs ${where}
-      ORDER BY ${order} LIMIT 1 BY block_number, log_index LIMIT ${take} OFFSET ${skip})
-    ORDER BY ${order} LIMIT 1 BY block_number, log_index`;
-};
+      ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index LIMIT ${take} OFFSET ${skip})
+    ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index`;
 
 /**
  * getLogs: the logs of `address` and/or the topic filter in fromBlock…toBlock, from the index
@@ -95,20 +101,37 @@ const getLogs = ({ form, db, prefix }: ActionRequest) =>
       return yield* new NotOk({ message: "Error! address or a topic is required" });
     const range = (b: (type: string, value: unknown) => string) =>
       `block_number BETWEEN ${b("UInt64", p.startblock)} AND ${b("UInt64", p.endblock)}`;
-    const w = new Where().and(range).and(t.where);
     const key =
       f.address !== undefined
         ? `c:${yield* address(f.address, prefix)}`
         : t.indexed !== undefined
           ? `t0:${t.indexed}`
           : undefined;
-    if (key !== undefined)
+    // The contract alone, or topic0 alone: the key names every log of the page.
+    const cut = key !== undefined && t.count === (f.address === undefined ? 1 : 0);
+    const w = new Where();
+    if (cut)
       w.and(
-        (b) =>
-          `(block_number, log_index) IN (SELECT block_number, log_index FROM {db}.log_lookup WHERE key = ${b("String", key)} AND ${range(b)})`,
+        inLookup({
+          columns: ["block_number", "log_index"],
+          table: "{db}.log_lookup",
+          keys: [key],
+          page: lookupPage(p, "block_number"),
+        }),
       );
-    if (f.address !== undefined) w.eq("contract", "String", key!.slice(2));
-    const logs = yield* db.query<LogRow>(SQL(w.sql, p.desc, p.take, p.skip), w.params);
+    else {
+      w.and(range).and(t.where);
+      if (key !== undefined)
+        w.and(
+          (b) =>
+            `(block_number, log_index) IN (SELECT block_number, log_index FROM {db}.log_lookup WHERE key = ${b("String", key)} AND ${range(b)})`,
+        );
+      if (f.address !== undefined) w.eq("contract", "String", key!.slice(2));
+    }
+    const logs = yield* db.query<LogRow>(
+      cut ? CUT_SQL(w.sql, p.desc) : SQL(w.sql, p.desc, p.take, p.skip),
+      w.params,
+    );
     if (logs.length === 0) return none("No records found");
     const txs = yield* evmTxsByHash(
       db,

@@ -1,11 +1,12 @@
 import { Effect } from "effect";
+import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { tokenNames } from "../../records/token-names.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
 import { confirmations, evmTxsByHash, methodId } from "./evm-txs.ts";
-import { paging } from "./paging.ts";
+import { lookupPage, paging } from "./paging.ts";
 
 interface TransferRow {
   block_number: string | number;
@@ -18,21 +19,31 @@ interface TransferRow {
   token_id: string;
 }
 
-/**
- * The page's transfers: their positions first (narrow columns, the account's or token's index
- * entries of this standard, `skip` of them passed over), then just those rows.
- */
-const SQL = (where: string, desc: boolean, take: number, skip: number) => {
+const COLUMNS = `block_number, toString(toUnixTimestamp(time)) AS ts, tx_hash, contract,
+  from_address, to_address, toString(value) AS value, token_id`;
+const order = (desc: boolean) => {
   const d = desc ? "DESC" : "ASC";
-  const order = `block_number ${d}, log_index ${d}, sub ${d}`;
-  return `SELECT block_number, toString(toUnixTimestamp(time)) AS ts, tx_hash, contract,
-      from_address, to_address, toString(value) AS value, token_id
-    FROM {db}.token_transfers
+  return `block_number ${d}, log_index ${d}, sub ${d}`;
+};
+
+/**
+ * The page's transfers when one key names them all (an account's or a token's transfers of one
+ * standard, sql/023): the page's positions cut from the index alone, then just those rows.
+ */
+const CUT_SQL = (where: string, desc: boolean) =>
+  `SELECT ${COLUMNS} FROM {db}.token_transfers ${where}
+    ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index, sub`;
+
+/**
+ * The page's transfers of an account and a token: the account's positions of the standard that
+ * are the token's (`skip` of them passed over), then just those rows.
+ */
+const JOINED_SQL = (where: string, desc: boolean, take: number, skip: number) =>
+  `SELECT ${COLUMNS} FROM {db}.token_transfers
     WHERE (block_number, log_index, sub) IN (
       SELECT block_number, log_index, sub FROM {db}.token_transfers ${where}
-      ORDER BY ${order} LIMIT 1 BY block_number, log_index, sub LIMIT ${take} OFFSET ${skip})
-    ORDER BY ${order} LIMIT 1 BY block_number, log_index, sub`;
-};
+      ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index, sub LIMIT ${take} OFFSET ${skip})
+    ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index, sub`;
 
 /** The tokens' names, symbols and decimals as last read, by contract. */
 const namesOf = (req: ActionRequest, contracts: readonly string[]) =>
@@ -54,17 +65,30 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
     const f = yield* readArgs({ address: text, contractaddress: text }, form);
     if (f.address === undefined && f.contractaddress === undefined)
       return yield* new NotOk({ message: "Error! address or contractaddress is required" });
+    const holder = f.address === undefined ? undefined : yield* address(f.address, prefix);
+    const token =
+      f.contractaddress === undefined ? undefined : yield* address(f.contractaddress, prefix);
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
-    const w = new Where()
-      .and(
+    const w = new Where();
+    const both = holder !== undefined && token !== undefined;
+    if (both)
+      w.and(
         (b) => `block_number BETWEEN ${b("UInt64", p.startblock)} AND ${b("UInt64", p.endblock)}`,
       )
-      .eq("token_type", "String", type);
-    if (f.address !== undefined) w.and(byKey(`a:${yield* address(f.address, prefix)}`, p));
-    if (f.contractaddress !== undefined)
-      w.and(byKey(`c:${yield* address(f.contractaddress, prefix)}`, p));
-    const rows = yield* db.query<TransferRow>(SQL(w.sql, p.desc, p.take, p.skip), w.params);
+        .eq("contract", "String", token)
+        .and(byKey(`${type}:a:${holder}`, p));
+    else
+      w.and(
+        inLookup({
+          columns: ["block_number", "log_index", "sub"],
+          table: "{db}.transfer_lookup",
+          keys: [holder !== undefined ? `${type}:a:${holder}` : `${type}:c:${token}`],
+          page: lookupPage(p, "block_number"),
+        }),
+      );
+    const sql = both ? JOINED_SQL(w.sql, p.desc, p.take, p.skip) : CUT_SQL(w.sql, p.desc);
+    const rows = yield* db.query<TransferRow>(sql, w.params);
     if (rows.length === 0) return none();
     const names = yield* namesOf(
       req,
@@ -111,7 +135,7 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
     );
   });
 
-/** Transfers under one index key (`a:` an account, `c:` a token) in the page's blocks. */
+/** Transfers under one index key in the page's blocks. */
 const byKey =
   (key: string, p: { startblock: number; endblock: number }) =>
   (b: (type: string, value: unknown) => string) =>
