@@ -135,6 +135,31 @@ ENGINE = ReplacingMergeTree
 ORDER BY address
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.day_stats
+(
+    `day` Date,
+    `min_height` UInt64,
+    `max_height` UInt64,
+    `blocks` UInt64,
+    `first_ms` UInt64 COMMENT 'the first block\'s time, ms since 1970',
+    `last_ms` UInt64 COMMENT 'the last block\'s time, ms since 1970',
+    `gas_used` UInt256 COMMENT 'the EVM blocks\' gasUsed',
+    `gas_limit` UInt256 COMMENT 'the EVM blocks\' gasLimit',
+    `size` UInt256 COMMENT 'the EVM blocks\' size, bytes',
+    `evm_fee` UInt256 COMMENT 'fees the EVM transactions paid',
+    `txs` UInt64,
+    `evm_txs` UInt64,
+    `cosmos_txs` UInt64,
+    `success` UInt64 COMMENT 'transactions with code 0',
+    `messages` UInt64,
+    `fee_denoms` Array(String) COMMENT 'fees the Cosmos transactions paid: denoms',
+    `fee_amounts` Array(UInt256) COMMENT 'fees the Cosmos transactions paid: amounts, by denom',
+    `transfers` UInt64 COMMENT 'token transfers (each ERC-1155 batch item)'
+)
+ENGINE = ReplacingMergeTree(max_height)
+ORDER BY day
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.event_logs
 (
     `block_number` UInt64,

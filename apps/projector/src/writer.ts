@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { insertRowBinary, type TableColumns } from "@explorer/store";
+import { insertRowBinary, settleDays, type TableColumns } from "@explorer/store";
 import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
 /**
@@ -136,13 +136,14 @@ export class BatchWriter {
     return batch;
   }
 
-  /** Writes a batch: every table's rows, then the progress row. */
+  /** Writes a batch: every table's rows, the days it closed (sql/021), then the progress row. */
   async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
       const list = batch.chunks.get(table);
       if (list) await this.insert(table, list);
     }
     const { height, txsTotal } = batch.progress;
+    if (batch.blocks > 0) await settleDays(this.ch, this.db, height - batch.blocks + 1, height);
     await this.insert(
       "progress",
       encodeRows(this.columns, "progress", [{ name: "projector", height, txs_total: txsTotal }]),

@@ -1,4 +1,5 @@
 export * from "./client.ts";
+export * from "./day-sums.ts";
 export * from "./migrate.ts";
 export * from "./params.ts";
 export * from "./row-binary.ts";

@@ -241,5 +241,7 @@ describe("column types", () => {
       kind: "array",
       of: { kind: "nullable", of: { kind: "uint", bytes: 1 } },
     });
+    // a Date is its days since 1970, two bytes
+    expect(parseColumnType("Date")).toEqual({ kind: "uint", bytes: 2 });
   });
 });

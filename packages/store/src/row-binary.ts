@@ -35,6 +35,8 @@ export const parseColumnType = (t: string): ColumnType => {
   if (type in UINT_BYTES)
     return { kind: "uint", bytes: UINT_BYTES[type as keyof typeof UINT_BYTES] };
   if (type === "String") return { kind: "string" };
+  // RowBinary writes a Date as its days since 1970, a UInt16
+  if (type === "Date") return { kind: "uint", bytes: 2 };
   const dt = /^DateTime64\((\d)(?:,\s*'UTC')?\)$/.exec(type);
   if (dt) return { kind: "datetime64", scale: Number(dt[1]) };
   const inner = /^(Array|Nullable|LowCardinality)\((.*)\)$/.exec(type);

@@ -55,10 +55,11 @@ export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as co
 
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
- * the histories): a view with FINAL each.
+ * the histories; sql/021: the days the projector settles): a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [
   "tx_stats",
+  "day_stats",
   "balance_history",
   "token_balance_history",
   "validator_history",

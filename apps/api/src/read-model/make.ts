@@ -6,6 +6,7 @@ import { followRecords } from "../records/record-follower.ts";
 import { blockRows, found, lookup, txRows } from "../records/store-reads.ts";
 import { txPositionsReader } from "../records/tx-positions.ts";
 import { AnswerCache } from "./answers.ts";
+import { perHeightReader } from "./per-height.ts";
 import { pointAnswers } from "./point-answers.ts";
 import { proposersReader } from "./proposers.ts";
 import type { ReadModelShape } from "./read-model.ts";
@@ -24,6 +25,7 @@ export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelSh
     answers: new AnswerCache(),
     proposers: proposers.read,
     proposersNow: proposers.current,
+    perHeight: perHeightReader(db),
     txRecord: (key) =>
       Effect.flatMap(db.state, (st) => {
         const kept = records?.txGzipped(st.db, key, st.height);

@@ -32,6 +32,11 @@ export interface ReadModelShape {
   readonly proposers: Effect.Effect<Proposers, StoreFailure>;
   /** `proposers`' map if it is already the one for `st` (no effect: for the hot path), else undefined. */
   readonly proposersNow: (st: StoreState) => Proposers | undefined;
+  /** A read kept by name for the projected height, shared by the requests at it (per-height.ts). */
+  readonly perHeight: <A>(
+    name: string,
+    read: Effect.Effect<A, StoreFailure>,
+  ) => Effect.Effect<A, StoreFailure>;
   /** Heights that hold the transactions at positions low..high in `st`'s set, if known. */
   readonly txPositions: (
     st: StoreState,

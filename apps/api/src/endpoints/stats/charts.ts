@@ -2,8 +2,8 @@ import { RESOLUTIONS } from "./periods.ts";
 import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
-/** Which analytics table a chart's parts come from (daily.ts reads each; scoped.ts the scoped ones). */
-export type Source = "blocks" | "txs" | "transfers" | ScopedSource;
+/** Where a chart's parts come from: the whole chain's days (daily.ts), or a scoped source (scoped.ts). */
+export type Source = "chain" | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -47,9 +47,7 @@ const scoped = (source: ScopedSource) => {
   const make = from(source);
   return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
 };
-const blocks = from("blocks");
-const txs = from("txs");
-const transfers = from("transfers");
+const chain = from("chain");
 
 /** Every chart served, by section, in the order `/stats/lines` lists them (docs/analytics.md). */
 export const SECTIONS: readonly Section[] = [
@@ -57,32 +55,44 @@ export const SECTIONS: readonly Section[] = [
     id: "transactions",
     title: "Transactions",
     charts: [
-      txs("newTxns", "New transactions", "Transactions included per day (Cosmos and EVM)", null, {
+      chain("newTxns", "New transactions", "Transactions included per day (Cosmos and EVM)", null, {
         kind: "count",
         part: "txs",
       }),
-      txs("newCosmosTxns", "New Cosmos transactions", "Transactions without an EVM message", null, {
-        kind: "count",
-        part: "cosmos_txs",
-      }),
-      txs("newEvmTxns", "New EVM transactions", "Transactions carrying an EVM message", null, {
+      chain(
+        "newCosmosTxns",
+        "New Cosmos transactions",
+        "Transactions without an EVM message",
+        null,
+        {
+          kind: "count",
+          part: "cosmos_txs",
+        },
+      ),
+      chain("newEvmTxns", "New EVM transactions", "Transactions carrying an EVM message", null, {
         kind: "count",
         part: "evm_txs",
       }),
-      txs("newMessages", "New messages", "Messages of the transactions included", null, {
+      chain("newMessages", "New messages", "Messages of the transactions included", null, {
         kind: "count",
         part: "messages",
       }),
-      txs("txnsSuccessRate", "Transactions success rate", "Successful over all, 0 to 1", null, {
+      chain("txnsSuccessRate", "Transactions success rate", "Successful over all, 0 to 1", null, {
         kind: "ratio",
         num: "success",
         den: "txs",
       }),
-      txs("txnsFee", "Transactions fees", "Fees paid in the native coin, refunds netted", NATIVE, {
-        kind: "count",
-        part: "fee",
-      }),
-      txs("averageTxnFee", "Average transaction fee", "Fees paid over transactions", NATIVE, {
+      chain(
+        "txnsFee",
+        "Transactions fees",
+        "Fees paid in the native coin, refunds netted",
+        NATIVE,
+        {
+          kind: "count",
+          part: "fee",
+        },
+      ),
+      chain("averageTxnFee", "Average transaction fee", "Fees paid over transactions", NATIVE, {
         kind: "ratio",
         num: "fee",
         den: "txs",
@@ -93,7 +103,7 @@ export const SECTIONS: readonly Section[] = [
     id: "tokens",
     title: "Tokens",
     charts: [
-      transfers(
+      chain(
         "newTokenTransfers",
         "New token transfers",
         "CFC-20 and CFC-721 transfers and ERC-1155 transfer items",
@@ -106,30 +116,30 @@ export const SECTIONS: readonly Section[] = [
     id: "blocks",
     title: "Blocks",
     charts: [
-      blocks("newBlocks", "New blocks", "Blocks per day", null, { kind: "count", part: "blocks" }),
-      blocks("averageBlockTime", "Average block time", "Seconds between blocks", "s", {
+      chain("newBlocks", "New blocks", "Blocks per day", null, { kind: "count", part: "blocks" }),
+      chain("averageBlockTime", "Average block time", "Seconds between blocks", "s", {
         kind: "interval",
       }),
-      blocks("averageBlockSize", "Average block size", "The EVM block's size", "bytes", {
+      chain("averageBlockSize", "Average block size", "The EVM block's size", "bytes", {
         kind: "ratio",
         num: "size",
         den: "blocks",
       }),
-      blocks("averageGasUsed", "Average gas used", "The EVM block's gasUsed", null, {
+      chain("averageGasUsed", "Average gas used", "The EVM block's gasUsed", null, {
         kind: "ratio",
         num: "gas_used",
         den: "blocks",
       }),
-      blocks("averageGasLimit", "Average gas limit", "The EVM block's gasLimit", null, {
+      chain("averageGasLimit", "Average gas limit", "The EVM block's gasLimit", null, {
         kind: "ratio",
         num: "gas_limit",
         den: "blocks",
       }),
-      blocks("gasUsedGrowth", "Cumulative gas used", "Gas used by every block so far", null, {
+      chain("gasUsedGrowth", "Cumulative gas used", "Gas used by every block so far", null, {
         kind: "growth",
         part: "gas_used",
       }),
-      blocks("networkUtilization", "Network utilization", "Gas used over gas limit", "%", {
+      chain("networkUtilization", "Network utilization", "Gas used over gas limit", "%", {
         kind: "ratio",
         num: "gas_used",
         den: "gas_limit",

@@ -12,19 +12,18 @@ const sum = (days: readonly Day[], part: string): bigint =>
   days.reduce((s, d) => s + (d.parts[part] ?? 0n), 0n);
 
 /**
- * The counters from the days of each source (in order) and the last 24 hours' transactions and
+ * The counters from the whole chain's days (in order) and the last 24 hours' transactions and
  * fees: pure, so that they are the sums of the same rows the charts read.
  */
 export const countersOf = (
-  blocks: readonly Day[],
-  txs: readonly Day[],
+  days: readonly Day[],
   recent: { readonly txs: bigint; readonly fee: bigint },
   denom: string,
 ): Counter[] => {
-  const n = sum(blocks, "blocks");
-  const first = blocks[0]?.parts.first_ms ?? 0n;
-  const last = blocks.at(-1)?.parts.last_ms ?? 0n;
-  const lastDay = blocks.at(-1)?.day;
+  const n = sum(days, "blocks");
+  const first = days[0]?.parts.first_ms ?? 0n;
+  const last = days.at(-1)?.parts.last_ms ?? 0n;
+  const lastDay = days.at(-1)?.day;
   const yesterday = lastDay
     ? new Date(Date.parse(`${lastDay}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
     : undefined;
@@ -37,8 +36,8 @@ export const countersOf = (
   ): Counter => ({ id, value, title, units, description });
   return [
     c("totalBlocks", n.toString(), "Total blocks", null, "Blocks projected"),
-    c("totalTxns", sum(txs, "txs").toString(), "Total transactions", null, "Cosmos and EVM"),
-    c("completedTxns", sum(txs, "success").toString(), "Completed transactions", null, "Code 0"),
+    c("totalTxns", sum(days, "txs").toString(), "Total transactions", null, "Cosmos and EVM"),
+    c("completedTxns", sum(days, "success").toString(), "Completed transactions", null, "Code 0"),
     c(
       "averageBlockTime",
       n > 1n ? decimal(last - first, (n - 1n) * 1000n) : "0",
@@ -48,7 +47,7 @@ export const countersOf = (
     ),
     c(
       "yesterdayTxns",
-      (txs.find((d) => d.day === yesterday)?.parts.txs ?? 0n).toString(),
+      (days.find((d) => d.day === yesterday)?.parts.txs ?? 0n).toString(),
       "Yesterday transactions",
       null,
       "In the UTC day before the last block's",

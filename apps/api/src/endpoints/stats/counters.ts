@@ -16,9 +16,8 @@ export const statsCounters = item(
   ({ db, settings }) =>
     Effect.gen(function* () {
       const denom = nativeDenom(settings);
-      const blocks = yield* daysOf(db, "blocks", denom);
-      const txs = yield* daysOf(db, "txs", denom);
+      const days = yield* daysOf(db, "chain", denom);
       const recent = yield* last24h(db, denom);
-      return { counters: countersOf(blocks, txs, recent, denom) };
+      return { counters: countersOf(days, recent, denom) };
     }),
 );

@@ -1,0 +1,33 @@
+import { Effect, Exit } from "effect";
+import type { DbShape } from "../db.ts";
+import type { StoreFailure } from "../http/errors.ts";
+
+/**
+ * Reads kept by name for the current table set and projected height: the first request at a
+ * height runs the read, the others (at once or later) share its result; the next height reads
+ * again. A failed read is not kept. For reads many answers share (the stats' days: every chart
+ * and the counters add up the same rows).
+ */
+export const perHeightReader = (db: DbShape) => {
+  const kept = new Map<
+    string,
+    { db: string; height: number; exit: Promise<Exit.Exit<unknown, StoreFailure>> }
+  >();
+  return <A>(name: string, read: Effect.Effect<A, StoreFailure>): Effect.Effect<A, StoreFailure> =>
+    Effect.flatMap(db.state, (st) => {
+      let k = kept.get(name);
+      if (k?.db !== st.db || k.height !== st.height) {
+        const exit = Effect.runPromiseExit(read);
+        k = { db: st.db, height: st.height, exit };
+        kept.set(name, k);
+        void exit.then((e) => {
+          if (!Exit.isSuccess(e) && kept.get(name)?.exit === exit) kept.delete(name);
+        });
+      }
+      const { exit } = k;
+      return Effect.flatMap(
+        Effect.promise(() => exit),
+        (e) => (Exit.isSuccess(e) ? Effect.succeed(e.value as A) : Effect.failCause(e.cause)),
+      );
+    });
+};

@@ -1,0 +1,93 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openClickHouse } from "./client.ts";
+import { chainDays, daySums, settleDays } from "./day-sums.ts";
+import { ensureCurrentSet } from "./table-sets.ts";
+
+const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "chdb-days-")) });
+afterAll(() => ch.close());
+const { db } = await ensureCurrentSet(ch, "days");
+
+/** Block `h`: four a day from 2026-03-01, at hours 1, 7, 13 and 19 (UTC). */
+const timeOf = (h: number) => {
+  const ms = Date.UTC(2026, 2, 1 + Math.floor((h - 1) / 4), 1 + ((h - 1) % 4) * 6);
+  return new Date(ms).toISOString().replace("T", " ").replace("Z", "");
+};
+
+/** Writes blocks `a` to `b` as a batch does: their analytics rows, then the days they close. */
+const batch = async (a: number, b: number) => {
+  const hs = Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  const rows = (table: string, values: object[]) =>
+    ch.insert({ table: `${db}.${table}`, values, format: "JSONEachRow" });
+  await rows(
+    "block_stats",
+    hs.map((h) => ({
+      height: h,
+      time: timeOf(h),
+      txs: h % 3,
+      evm_txs: h % 2,
+      gas_used: 21_000 * h,
+      gas_limit: 1e7,
+      size: 500 + h,
+      evm_fee: `${10n ** 18n * BigInt(h)}`,
+    })),
+  );
+  await rows(
+    "tx_stats",
+    hs.flatMap((h) =>
+      Array.from({ length: h % 3 }, (_, idx) => ({
+        height: h,
+        idx,
+        time: timeOf(h),
+        code: idx,
+        is_evm: idx % 2,
+        messages: 1 + idx,
+        fee_denoms: ["atest", "uother"],
+        fee_amounts: [`${h * 100}`, "7"],
+      })),
+    ),
+  );
+  await rows(
+    "token_transfers",
+    hs.map((h) => ({ block_number: h, log_index: 0, sub: 0, time: timeOf(h), contract: "0xc" })),
+  );
+  await settleDays(ch, db, a, b);
+};
+
+const rows = async (sql: string) =>
+  (
+    await ch.query({
+      query: `SELECT * FROM (${sql.replaceAll("{db}", db)}) ORDER BY day`,
+      format: "JSONEachRow",
+    })
+  ).json();
+const settled = () => rows(`SELECT * FROM {db}.day_stats FINAL`);
+
+describe("day sums", () => {
+  it("settle each day once a later day's block is written, exactly, and a replayed batch changes nothing", async () => {
+    await batch(1, 3);
+    expect(await settled()).toEqual([]);
+    await batch(4, 6); // closes 2026-03-01
+    expect(await settled()).toEqual(await rows(`${daySums("1", "4")}`));
+    await batch(7, 7); // within a day: nothing settled
+    await batch(8, 8);
+    await batch(9, 10); // closes 2026-03-02
+    const two = await rows(daySums("1", "8"));
+    expect(two).toHaveLength(2);
+    expect(await settled()).toEqual(two);
+    // after a crash, the batches from height 5 written again (other boundaries): the same rows
+    await batch(5, 9);
+    await batch(10, 10);
+    expect(await settled()).toEqual(two);
+    await batch(11, 13); // closes 2026-03-03
+    expect(await settled()).toEqual(await rows(daySums("1", "12")));
+  });
+
+  it("give every day up to a height as its blocks' and transactions' rows do, days settled beyond it left out", async () => {
+    // every height written so far (13), read as if projected only up to each one
+    for (let h = 1; h <= 13; h++)
+      expect(await rows(chainDays(String(h)))).toEqual(await rows(daySums("1", String(h))));
+  });
+});

@@ -1,0 +1,75 @@
+import type { ClickHouseClient } from "@clickhouse/client";
+
+/**
+ * Sums by UTC day of block time (sql/021 `day_stats`), for the charts and counters of `/stats/*`:
+ * the projector settles a day once a block of a later day is written (`settleDays`); the API reads
+ * the settled days and adds up the rows of the days after them (`daySums`). Either way from the
+ * per-block and per-transaction rows (sql/015, `token_transfers`), read with FINAL, so a replayed
+ * batch counts once.
+ */
+
+/**
+ * A day's sums over the blocks of heights `lo` to `hi` (SQL expressions), as `day_stats` holds
+ * them, one row per day: blocks, their heights and times, the EVM blocks' gas and size, the EVM
+ * fees, the transactions (EVM, Cosmos, successful), their messages, the fees Cosmos transactions
+ * paid by denom, and token transfers (each ERC-1155 batch item). `{db}`: the table set.
+ */
+export const daySums = (lo: string, hi: string) => `SELECT day, min_height, max_height, blocks,
+  first_ms, last_ms, gas_used, gas_limit, size, evm_fee, txs, evm_txs, cosmos_txs, success,
+  messages, fees.1 AS fee_denoms, fees.2 AS fee_amounts, transfers
+FROM (SELECT toDate(time) AS day, min(height) AS min_height, max(height) AS max_height,
+    count() AS blocks, toUInt64(toUnixTimestamp64Milli(min(time))) AS first_ms,
+    toUInt64(toUnixTimestamp64Milli(max(time))) AS last_ms, sum(toUInt256(gas_used)) AS gas_used,
+    sum(toUInt256(gas_limit)) AS gas_limit, sum(toUInt256(size)) AS size, sum(evm_fee) AS evm_fee
+  FROM {db}.block_stats FINAL WHERE height BETWEEN ${lo} AND ${hi} GROUP BY day) AS b
+LEFT JOIN (SELECT toDate(time) AS day, count() AS txs, countIf(is_evm = 1) AS evm_txs,
+    countIf(is_evm = 0) AS cosmos_txs, countIf(code = 0) AS success, sum(messages) AS messages,
+    sumMapIf((fee_denoms, fee_amounts), is_evm = 0) AS fees
+  FROM {db}.tx_stats FINAL WHERE height BETWEEN ${lo} AND ${hi} GROUP BY day) AS t USING day
+LEFT JOIN (SELECT toDate(time) AS day, count() AS transfers
+  FROM {db}.token_transfers FINAL WHERE block_number BETWEEN ${lo} AND ${hi} GROUP BY day) AS x
+  USING day
+SETTINGS join_use_nulls = 0`;
+
+/** The first height after the settled days before `day` (an SQL expression of a Date). */
+export const settledBefore = (day: string) =>
+  `(SELECT max(max_height) + 1 FROM {db}.day_stats FINAL WHERE day < ${day})`;
+
+/** The UTC day of the block at height `hi`: the days before it are settled once it is projected. */
+const dayOf = (hi: string) =>
+  `(SELECT toDate(time) FROM {db}.block_stats FINAL WHERE height = ${hi})`;
+
+/**
+ * Every day up to height `hi` (an SQL expression; the API's `{projected}`), as `daySums` gives
+ * them: the settled days before its block's day, and that day added up from its rows. Rows of days
+ * settled by a batch not yet projected (being written, or cut short by a crash) are left out.
+ */
+export const chainDays = (
+  hi: string,
+) => `SELECT * FROM {db}.day_stats FINAL WHERE day < ${dayOf(hi)}
+UNION ALL SELECT * FROM (${daySums(settledBefore(dayOf(hi)), hi)})`;
+
+/**
+ * Settles the days a batch of heights `first` to `last` closed, before its progress row: each day
+ * before the last block's, from the first height after the days settled before it. A day is
+ * settled once every block of it is written (block times never go back), so its row is exact; a
+ * replayed batch writes the same rows again, which collapse. A batch within one day (at the head:
+ * nearly every one) reads only its blocks' times.
+ */
+export const settleDays = async (ch: ClickHouseClient, db: string, first: number, last: number) => {
+  const rs = await ch.query({
+    query: `SELECT toString(min(toDate(time))) AS a, toString(max(toDate(time))) AS z, count() AS n
+      FROM ${db}.block_stats FINAL WHERE height BETWEEN {first:UInt64} AND {last:UInt64}`,
+    query_params: { first: Math.max(first - 1, 0), last },
+    format: "JSONEachRow",
+  });
+  const [span] = await rs.json<{ a: string; z: string; n: string | number }>();
+  if (!span || Number(span.n) === 0 || span.a === span.z) return;
+  const closed = `toDate({z:String})`;
+  await ch.command({
+    query:
+      `INSERT INTO ${db}.day_stats SELECT * FROM (${daySums(settledBefore(closed), "{last:UInt64}")})
+      WHERE day < ${closed}`.replaceAll("{db}", db),
+    query_params: { z: span.z, last },
+  });
+};
