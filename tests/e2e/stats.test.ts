@@ -189,10 +189,17 @@ describe("/stats/lines", () => {
   it("lists only charts that answer, each with its Blockscout fields", async () => {
     const { sections } = await get("/stats/lines");
     const ids = sections.flatMap((s: any) => s.charts.map((c: any) => c.id));
-    // and the scoped ones (tests/e2e/stats-scoped.test.ts)
+    // and the scoped ones (tests/e2e/stats-scoped.test.ts) and the Cosmos ones (stats-cosmos.test.ts)
     const scoped = ["accountTxns", "accountBalance", "tokenTransfers", "tokenHolders"];
     scoped.push("validatorSignedBlocks", "validatorMissedBlocks", "validatorVotingPower");
-    expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped].sort());
+    const cosmos = [
+      "nativeCoinSupply",
+      "bondedTokens",
+      "bondedRatio",
+      "communityPool",
+      "inflation",
+    ];
+    expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped, ...cosmos].sort());
     for (const s of sections)
       for (const c of s.charts) {
         expect(Object.keys(c).sort()).toEqual([

@@ -3,7 +3,7 @@ import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
 /** Where a chart's parts come from: the whole chain's days (daily.ts), or a scoped source (scoped.ts). */
-export type Source = "chain" | ScopedSource;
+export type Source = "chain" | "levels" | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -48,6 +48,14 @@ const scoped = (source: ScopedSource) => {
   return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
 };
 const chain = from("chain");
+const levels = from("levels");
+/** A level of the chain's state at each day's last block (levels.ts). */
+const level = (part: string, den?: string): Measure => ({
+  kind: "level",
+  part,
+  has: "readings",
+  den,
+});
 
 /** Every chart served, by section, in the order `/stats/lines` lists them (docs/analytics.md). */
 export const SECTIONS: readonly Section[] = [
@@ -145,6 +153,47 @@ export const SECTIONS: readonly Section[] = [
         den: "gas_limit",
         times: 100n,
       }),
+    ],
+  },
+  {
+    id: "cosmos",
+    title: "Staking and supply",
+    charts: [
+      levels(
+        "nativeCoinSupply",
+        "Native coin supply",
+        "The bank's total supply at the day's last block",
+        NATIVE,
+        level("supply"),
+      ),
+      levels(
+        "bondedTokens",
+        "Bonded tokens",
+        "Tokens staked to bonded validators at the day's last block",
+        NATIVE,
+        level("bonded"),
+      ),
+      levels(
+        "bondedRatio",
+        "Bonded ratio",
+        "Bonded tokens over the supply, 0 to 1",
+        null,
+        level("bonded", "supply"),
+      ),
+      levels(
+        "communityPool",
+        "Community pool",
+        "The community pool at the day's last block (6 decimals)",
+        NATIVE,
+        level("pool", "dec_one"),
+      ),
+      levels(
+        "inflation",
+        "Inflation",
+        "Annual inflation at the day's last block, 0 to 1",
+        null,
+        level("inflation", "dec_one"),
+      ),
     ],
   },
   {

@@ -8,6 +8,14 @@ export interface Counter {
   readonly description: string;
 }
 
+const counter = (
+  id: string,
+  value: string,
+  title: string,
+  units: string | null,
+  description: string,
+): Counter => ({ id, value, title, units, description });
+
 const sum = (days: readonly Day[], part: string): bigint =>
   days.reduce((s, d) => s + (d.parts[part] ?? 0n), 0n);
 
@@ -27,13 +35,7 @@ export const countersOf = (
   const yesterday = lastDay
     ? new Date(Date.parse(`${lastDay}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
     : undefined;
-  const c = (
-    id: string,
-    value: string,
-    title: string,
-    units: string | null,
-    description: string,
-  ): Counter => ({ id, value, title, units, description });
+  const c = counter;
   return [
     c("totalBlocks", n.toString(), "Total blocks", null, "Blocks projected"),
     c("totalTxns", sum(days, "txs").toString(), "Total transactions", null, "Cosmos and EVM"),
@@ -60,6 +62,39 @@ export const countersOf = (
       "Average transaction fee (24h)",
       denom,
       "Fees paid over transactions",
+    ),
+  ];
+};
+
+/**
+ * The chain's state at the projected block (its day's levels, levels.ts) and the validators
+ * bonded there: pure.
+ */
+export const stateCounters = (
+  last: Day | undefined,
+  activeValidators: bigint,
+  denom: string,
+): Counter[] => {
+  const p = last?.parts ?? {};
+  const of = (num: string, den: bigint | undefined) =>
+    den ? decimal(p[num] ?? 0n, den) : (p[num] ?? 0n).toString();
+  return [
+    counter(
+      "nativeCoinSupply",
+      of("supply", undefined),
+      "Native coin supply",
+      denom,
+      "Bank supply",
+    ),
+    counter("bondedRatio", of("bonded", p.supply), "Bonded ratio", null, "Bonded over supply"),
+    counter("communityPool", of("pool", p.dec_one), "Community pool", denom, "6 decimals"),
+    counter("inflation", of("inflation", p.dec_one), "Inflation", null, "Annual, 0 to 1"),
+    counter(
+      "activeValidators",
+      activeValidators.toString(),
+      "Active validators",
+      null,
+      "Bonded at the last block",
     ),
   ];
 };

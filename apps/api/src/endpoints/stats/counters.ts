@@ -1,8 +1,9 @@
 import { Effect } from "effect";
 import { item } from "../endpoint.ts";
-import { countersOf } from "./counter-values.ts";
+import { countersOf, stateCounters } from "./counter-values.ts";
 import { daysOf, last24h } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
+import { activeValidators, levelDays } from "./levels.ts";
 
 /** Blockscout stats' counters, current to the last projected block (docs/analytics.md). */
 export const statsCounters = item(
@@ -18,6 +19,13 @@ export const statsCounters = item(
       const denom = nativeDenom(settings);
       const days = yield* daysOf(db, "chain", denom);
       const recent = yield* last24h(db, denom);
-      return { counters: countersOf(days, recent, denom) };
+      const levels = yield* levelDays(db, denom);
+      const validators = yield* activeValidators(db);
+      return {
+        counters: [
+          ...countersOf(days, recent, denom),
+          ...stateCounters(levels.at(-1), validators, denom),
+        ],
+      };
     }),
 );

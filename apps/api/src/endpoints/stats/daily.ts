@@ -18,6 +18,7 @@ const COSMOS_FEE = `arraySum(arrayFilter((a, d) -> d = {denom:String}, fee_amoun
 /** The parts of the whole chain's days (the `fee` of a day: EVM and Cosmos fees in `denom`). */
 const DAY_PARTS: Readonly<Record<string, string>> = {
   blocks: "blocks",
+  max_height: "max_height",
   first_ms: "first_ms",
   last_ms: "last_ms",
   gas_used: "gas_used",
@@ -45,14 +46,17 @@ const LAST_24H = `SELECT
     FROM {db}.tx_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})
     + (SELECT sum(evm_fee) FROM {db}.block_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS fee`;
 
+/** The sources of summed days (not the chain's levels: levels.ts). */
+type DaySource = Exclude<Source, "levels">;
+
 /** The parts of each source, as daysOf gives them. */
-const PARTS: Record<Source, Readonly<Record<string, string>>> = {
+const PARTS: Record<DaySource, Readonly<Record<string, string>>> = {
   chain: DAY_PARTS,
   ...eachScoped((s) => ({ blocks: "blocks", ...s.parts })),
 };
 
 /** The SQL of a source's days: every day with a block, in order, its parts as decimal text. */
-const sqlOf = (source: Source): string => {
+const sqlOf = (source: DaySource): string => {
   const cols = Object.entries(PARTS[source])
     .map(([p, sql]) => `toString(${sql}) AS ${p}`)
     .join(", ");
@@ -69,7 +73,7 @@ SETTINGS join_use_nulls = 0`;
  */
 const readDays = (
   db: DbShape,
-  source: Source,
+  source: DaySource,
   denom: string,
   scope: Readonly<Record<string, unknown>> = {},
 ) =>
@@ -88,7 +92,7 @@ const readDays = (
  */
 export const daysOf = (
   db: DbShape,
-  source: Source,
+  source: DaySource,
   denom: string,
   scope: Readonly<Record<string, unknown>> = {},
 ) =>

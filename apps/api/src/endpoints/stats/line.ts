@@ -5,6 +5,7 @@ import { path, query, queryOneOf } from "../param.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
 import { daysOf } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
+import { levelDays } from "./levels.ts";
 import { RESOLUTIONS } from "./periods.ts";
 import { scopeOf } from "./scope-params.ts";
 import { series } from "./series.ts";
@@ -38,7 +39,10 @@ export const statsLine = item(
       const denom = nativeDenom(settings);
       const scope = scopeOf(chart, params);
       if (typeof scope === "string") return yield* Effect.fail(new BadRequest({ message: scope }));
-      const days = yield* daysOf(db, chart.source, denom, scope);
+      const days =
+        chart.source === "levels"
+          ? yield* levelDays(db, denom)
+          : yield* daysOf(db, chart.source, denom, scope);
       const resolution = params.resolution ?? "DAY";
       return {
         chart: series(days, chart.measure, { from, to, resolution }),

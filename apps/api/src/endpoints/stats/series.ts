@@ -18,11 +18,11 @@ export interface Day {
  *   period to its last block, over its blocks (the chain's first period: from its first block,
  *   over one block less). A period without blocks has no point.
  * - `level`: the part as last read up to the period's end (a day reads it when `has` > 0); no
- *   point before the first reading.
+ *   point before the first reading. With `den`: the reading over that part's, to 6 decimals.
  */
 export type Measure =
   | { readonly kind: "count" | "growth"; readonly part: string }
-  | { readonly kind: "level"; readonly part: string; readonly has: string }
+  | { readonly kind: "level"; readonly part: string; readonly has: string; readonly den?: string }
   | { readonly kind: "ratio"; readonly num: string; readonly den: string; readonly times?: bigint }
   | { readonly kind: "interval" };
 
@@ -73,6 +73,7 @@ interface Carry {
   readonly total: bigint;
   readonly lastMs?: bigint;
   readonly level?: bigint;
+  readonly levelDen?: bigint;
 }
 
 const pointValue = (m: Measure, p: Parts, carry: Carry): string | undefined => {
@@ -83,7 +84,9 @@ const pointValue = (m: Measure, p: Parts, carry: Carry): string | undefined => {
     case "growth":
       return (carry.total + at(m.part)).toString();
     case "level":
-      return carry.level?.toString();
+      if (carry.level === undefined) return undefined;
+      if (m.den === undefined) return carry.level.toString();
+      return carry.levelDen ? decimal(carry.level, carry.levelDen) : undefined;
     case "ratio":
       return at(m.den) === 0n ? undefined : decimal(at(m.num) * (m.times ?? 1n), at(m.den));
     case "interval": {
@@ -101,11 +104,14 @@ const carried = (m: Measure, p: Parts, c: Carry): Carry => ({
   total: c.total + ("part" in m ? (p[m.part] ?? 0n) : 0n),
   lastMs: p.last_ms ?? c.lastMs,
   level: c.level,
+  levelDen: c.levelDen,
 });
 
 /** The level after a day: its reading when it has one. */
 const read = (m: Measure, p: Parts, c: Carry): Carry =>
-  m.kind === "level" && (p[m.has] ?? 0n) > 0n ? { ...c, level: p[m.part] ?? 0n } : c;
+  m.kind === "level" && (p[m.has] ?? 0n) > 0n
+    ? { ...c, level: p[m.part] ?? 0n, levelDen: m.den === undefined ? undefined : (p[m.den] ?? 0n) }
+    : c;
 
 /**
  * A chart's points from its days with activity (in order): every period from `from` to `to`
