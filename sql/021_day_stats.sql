@@ -2,7 +2,8 @@
 -- a chart reads a row per day instead of adding up a row per block or transaction at each request.
 --
 -- A day is settled by the projector once a block of a later day is written (in the batch that
--- writes it, before its progress row): from `block_stats`, `tx_stats` and `token_transfers` read
+-- writes it, before its progress row): from `block_stats`, `tx_stats`, `token_transfers` and
+-- `contracts` read
 -- with FINAL, so the row is exact, and a replayed batch writes the same row again (it collapses;
 -- the version is the day's last height). The API reads the settled days before the projected
 -- block's day and adds up that day's rows, up to the projected height.
@@ -29,7 +30,8 @@ CREATE TABLE IF NOT EXISTS {db}.day_stats
   messages UInt64,
   fee_denoms Array(String) COMMENT 'fees the Cosmos transactions paid: denoms',
   fee_amounts Array(UInt256) COMMENT 'fees the Cosmos transactions paid: amounts, by denom',
-  transfers UInt64 COMMENT 'token transfers (each ERC-1155 batch item)'
+  transfers UInt64 COMMENT 'token transfers (each ERC-1155 batch item)',
+  contracts UInt64 COMMENT 'contracts created, by transactions or by other contracts'
 )
 ENGINE = ReplacingMergeTree(max_height)
 ORDER BY day;

@@ -154,7 +154,8 @@ CREATE TABLE {db}.day_stats
     `messages` UInt64,
     `fee_denoms` Array(String) COMMENT 'fees the Cosmos transactions paid: denoms',
     `fee_amounts` Array(UInt256) COMMENT 'fees the Cosmos transactions paid: amounts, by denom',
-    `transfers` UInt64 COMMENT 'token transfers (each ERC-1155 batch item)'
+    `transfers` UInt64 COMMENT 'token transfers (each ERC-1155 batch item)',
+    `contracts` UInt64 COMMENT 'contracts created, by transactions or by other contracts'
 )
 ENGINE = ReplacingMergeTree(max_height)
 ORDER BY day

@@ -8,6 +8,7 @@ import { Interface, JsonRpcProvider, type Log, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiReader, cometReader, topicAddress, transfersOf } from "../lib/api-node.ts";
 import { attr, type ChainTx, mapLimit, readChainTxs } from "../lib/comet.ts";
+import { type CallFrame, createdBelow } from "../lib/created.ts";
 import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
 
 /**
@@ -87,20 +88,6 @@ const rest = async (path: string, height?: number) => {
   expect(r.status, path).toBe(200);
   return (await r.json()) as any;
 };
-
-interface CallFrame {
-  type: string;
-  from: string;
-  to?: string;
-  error?: string;
-  calls?: CallFrame[];
-}
-/** Contracts created by the frames under a call tree's root, not under a frame that failed. */
-const createdBelow = (f: CallFrame): CallFrame[] =>
-  (f.error ? [] : (f.calls ?? [])).flatMap((c) => [
-    ...((c.type === "CREATE" || c.type === "CREATE2") && !c.error && c.to ? [c] : []),
-    ...createdBelow(c),
-  ]);
 
 /** What the node says, read once for every test (heights 1 … the scenario's last). */
 interface Node {

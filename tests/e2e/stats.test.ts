@@ -189,7 +189,7 @@ describe("/stats/lines", () => {
   it("lists only charts that answer, each with its Blockscout fields", async () => {
     const { sections } = await get("/stats/lines");
     const ids = sections.flatMap((s: any) => s.charts.map((c: any) => c.id));
-    // and the scoped ones (tests/e2e/stats-scoped.test.ts) and the Cosmos ones (stats-cosmos.test.ts)
+    // and the scoped ones (stats-scoped.test.ts), the Cosmos (stats-cosmos) and contract ones (stats-contracts)
     const scoped = ["accountTxns", "accountBalance", "tokenTransfers", "tokenHolders"];
     scoped.push("validatorSignedBlocks", "validatorMissedBlocks", "validatorVotingPower");
     const cosmos = [
@@ -199,6 +199,7 @@ describe("/stats/lines", () => {
       "communityPool",
       "inflation",
     ];
+    cosmos.push("newContracts", "contractsGrowth");
     expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped, ...cosmos].sort());
     for (const s of sections)
       for (const c of s.charts) {

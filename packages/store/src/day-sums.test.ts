@@ -53,6 +53,12 @@ const batch = async (a: number, b: number) => {
     "token_transfers",
     hs.map((h) => ({ block_number: h, log_index: 0, sub: 0, time: timeOf(h), contract: "0xc" })),
   );
+  await rows(
+    "contracts",
+    hs
+      .filter((h) => h % 2 === 0)
+      .map((h) => ({ address: `0x${h}`, block_number: h, time: timeOf(h) })),
+  );
   await settleDays(ch, db, a, b);
 };
 

@@ -12,11 +12,12 @@ import type { ClickHouseClient } from "@clickhouse/client";
  * A day's sums over the blocks of heights `lo` to `hi` (SQL expressions), as `day_stats` holds
  * them, one row per day: blocks, their heights and times, the EVM blocks' gas and size, the EVM
  * fees, the transactions (EVM, Cosmos, successful), their messages, the fees Cosmos transactions
- * paid by denom, and token transfers (each ERC-1155 batch item). `{db}`: the table set.
+ * paid by denom, token transfers (each ERC-1155 batch item) and contracts created (by
+ * transactions or by other contracts). `{db}`: the table set.
  */
 export const daySums = (lo: string, hi: string) => `SELECT day, min_height, max_height, blocks,
   first_ms, last_ms, gas_used, gas_limit, size, evm_fee, txs, evm_txs, cosmos_txs, success,
-  messages, fees.1 AS fee_denoms, fees.2 AS fee_amounts, transfers
+  messages, fees.1 AS fee_denoms, fees.2 AS fee_amounts, transfers, contracts
 FROM (SELECT toDate(time) AS day, min(height) AS min_height, max(height) AS max_height,
     count() AS blocks, toUInt64(toUnixTimestamp64Milli(min(time))) AS first_ms,
     toUInt64(toUnixTimestamp64Milli(max(time))) AS last_ms, sum(toUInt256(gas_used)) AS gas_used,
@@ -28,6 +29,9 @@ LEFT JOIN (SELECT toDate(time) AS day, count() AS txs, countIf(is_evm = 1) AS ev
   FROM {db}.tx_stats FINAL WHERE height BETWEEN ${lo} AND ${hi} GROUP BY day) AS t USING day
 LEFT JOIN (SELECT toDate(time) AS day, count() AS transfers
   FROM {db}.token_transfers FINAL WHERE block_number BETWEEN ${lo} AND ${hi} GROUP BY day) AS x
+  USING day
+LEFT JOIN (SELECT toDate(time) AS day, count() AS contracts
+  FROM {db}.contracts FINAL WHERE block_number BETWEEN ${lo} AND ${hi} GROUP BY day) AS k
   USING day
 SETTINGS join_use_nulls = 0`;
 

@@ -121,6 +121,26 @@ export const SECTIONS: readonly Section[] = [
     ],
   },
   {
+    id: "contracts",
+    title: "Contracts",
+    charts: [
+      chain(
+        "newContracts",
+        "New contracts",
+        "Contracts created, by transactions or contracts",
+        null,
+        {
+          kind: "count",
+          part: "contracts",
+        },
+      ),
+      chain("contractsGrowth", "Contracts growth", "Contracts created so far", null, {
+        kind: "growth",
+        part: "contracts",
+      }),
+    ],
+  },
+  {
     id: "blocks",
     title: "Blocks",
     charts: [

@@ -25,7 +25,7 @@ const sum = (days: readonly Day[], part: string): bigint =>
  */
 export const countersOf = (
   days: readonly Day[],
-  recent: { readonly txs: bigint; readonly fee: bigint },
+  recent: { readonly txs: bigint; readonly fee: bigint; readonly contracts: bigint },
   denom: string,
 ): Counter[] => {
   const n = sum(days, "blocks");
@@ -62,6 +62,14 @@ export const countersOf = (
       "Average transaction fee (24h)",
       denom,
       "Fees paid over transactions",
+    ),
+    c("totalContracts", sum(days, "contracts").toString(), "Total contracts", null, "Created"),
+    c(
+      "newContracts24h",
+      recent.contracts.toString(),
+      "New contracts (24h)",
+      null,
+      "Up to the last block",
     ),
   ];
 };

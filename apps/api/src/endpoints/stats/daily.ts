@@ -31,6 +31,7 @@ const DAY_PARTS: Readonly<Record<string, string>> = {
   messages: "messages",
   fee: `evm_fee + ${COSMOS_FEE}`,
   transfers: "transfers",
+  contracts: "contracts",
 };
 
 /** The block time at the projected height, and the first height of the 24 hours up to it. */
@@ -39,12 +40,14 @@ const FROM_24H = `(SELECT min(height) FROM {db}.block_stats FINAL
   WHERE height BETWEEN ${settledBefore(`toDate(${AT} - INTERVAL 24 HOUR)`)} AND {projected}
     AND time > ${AT} - INTERVAL 24 HOUR)`;
 
-/** Transactions and fees paid in those 24 hours. */
+/** Transactions, fees paid and contracts created in those 24 hours. */
 const LAST_24H = `SELECT
   toString((SELECT count() FROM {db}.tx_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS txs,
   toString((SELECT sum(if(is_evm = 1, 0, arraySum(arrayFilter((a, d) -> d = {denom:String}, fee_amounts, fee_denoms))))
     FROM {db}.tx_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})
-    + (SELECT sum(evm_fee) FROM {db}.block_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS fee`;
+    + (SELECT sum(evm_fee) FROM {db}.block_stats FINAL WHERE height BETWEEN ${FROM_24H} AND {projected})) AS fee,
+  toString((SELECT count() FROM {db}.contracts FINAL
+    WHERE block_number BETWEEN ${FROM_24H} AND {projected})) AS contracts`;
 
 /** The sources of summed days (not the chain's levels: levels.ts). */
 type DaySource = Exclude<Source, "levels">;
@@ -107,9 +110,13 @@ export const last24h = (db: DbShape, denom: string) =>
   Effect.flatMap(ReadModel, (m) =>
     m.perHeight(
       `stats:24h:${denom}`,
-      Effect.map(db.query<{ txs: string; fee: string }>(LAST_24H, { denom }), ([r]) => ({
-        txs: BigInt(r?.txs ?? "0"),
-        fee: BigInt(r?.fee ?? "0"),
-      })),
+      Effect.map(
+        db.query<{ txs: string; fee: string; contracts: string }>(LAST_24H, { denom }),
+        ([r]) => ({
+          txs: BigInt(r?.txs ?? "0"),
+          fee: BigInt(r?.fee ?? "0"),
+          contracts: BigInt(r?.contracts ?? "0"),
+        }),
+      ),
     ),
   );
