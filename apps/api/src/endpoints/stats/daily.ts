@@ -52,28 +52,22 @@ const LAST_24H = `SELECT
 /** The sources of summed days (not the chain's levels: levels.ts). */
 type DaySource = Exclude<Source, "levels">;
 
-/** The parts of each source, as daysOf gives them. */
+/** The parts of each source, as daysOf gives them (a scoped one's: beside the chain's blocks). */
 const PARTS: Record<DaySource, Readonly<Record<string, string>>> = {
   chain: DAY_PARTS,
-  ...eachScoped((s) => ({ blocks: "blocks", ...s.parts })),
+  ...eachScoped((s) => s.parts),
 };
 
-/** The SQL of a source's days: every day with a block, in order, its parts as decimal text. */
+/** The SQL of a source's days, in order, its parts as decimal text. */
 const sqlOf = (source: DaySource): string => {
   const cols = Object.entries(PARTS[source])
     .map(([p, sql]) => `toString(${sql}) AS ${p}`)
     .join(", ");
-  return source === "chain"
-    ? `SELECT toString(day) AS day, ${cols} FROM (${DAYS}) ORDER BY day`
-    : `SELECT toString(day) AS day, ${cols}
-FROM (${DAYS}) AS b LEFT JOIN (${SCOPED[source].sql}) AS t USING day ORDER BY day
-SETTINGS join_use_nulls = 0`;
+  const from = source === "chain" ? DAYS : SCOPED[source].sql;
+  return `SELECT toString(day) AS day, ${cols} FROM (${from}) ORDER BY day`;
 };
 
-/**
- * The days of a chart's source, each with its parts, up to the projected height. `scope`: the
- * values a scoped source's SQL binds (scoped.ts).
- */
+/** A source's days with activity, each with its parts, up to the projected height. */
 const readDays = (
   db: DbShape,
   source: DaySource,
@@ -89,9 +83,17 @@ const readDays = (
     ),
   );
 
+/** The whole chain's days, read once per projected height (the read model keeps them). */
+const chainDaysOf = (db: DbShape, denom: string) =>
+  Effect.flatMap(ReadModel, (m) =>
+    m.perHeight(`stats:days:${denom}`, readDays(db, "chain", denom)),
+  );
+
 /**
- * `readDays`; the whole chain's read once per projected height (the read model keeps them): every
- * chart of it and the counters add up the same days.
+ * The days of a chart's source up to the projected height: every day with a block, each with its
+ * parts (a scoped source's beside the day's `blocks`; 0 where it had none). The whole chain's are
+ * shared by every chart of it and the counters. `scope`: the values a scoped source's SQL binds
+ * (scoped.ts).
  */
 export const daysOf = (
   db: DbShape,
@@ -100,10 +102,20 @@ export const daysOf = (
   scope: Readonly<Record<string, unknown>> = {},
 ) =>
   source === "chain"
-    ? Effect.flatMap(ReadModel, (m) =>
-        m.perHeight(`stats:days:${denom}`, readDays(db, source, denom)),
-      )
-    : readDays(db, source, denom, scope);
+    ? chainDaysOf(db, denom)
+    : Effect.map(
+        Effect.zip(chainDaysOf(db, denom), readDays(db, source, denom, scope)),
+        ([days, scoped]) => beside(days, scoped),
+      );
+
+/** Each of `days` with its `blocks` and the parts `scoped` gives it (none: nothing). Pure. */
+export const beside = (days: readonly Day[], scoped: readonly Day[]): Day[] => {
+  const by = new Map(scoped.map((d) => [d.day, d.parts]));
+  return days.map((d) => ({
+    day: d.day,
+    parts: { blocks: d.parts.blocks ?? 0n, ...by.get(d.day) },
+  }));
+};
 
 /** Transactions and fees paid in the 24 hours up to the last projected block's time. */
 export const last24h = (db: DbShape, denom: string) =>
