@@ -12,8 +12,10 @@ import { type Figure, median } from "./table.ts";
 
 /**
  * `npm run bench -- stats`: /stats/lines/{id} (every chart, its whole range by day) and
- * /stats/counters at 50 clients, twice: computed from the store at every request (each request
- * has a URL of its own, `_=n`, a name the API ignores, so the answer cache never answers), and
+ * /stats/counters at 50 clients, twice: computed at every request (each request has a URL of its
+ * own, `_=n`, a name the API ignores, so the answer cache never answers; the whole chain's days
+ * are still read from the store once per block, as the read model keeps them: the warm-up reads
+ * them, so the "alone" and computed figures of whole-chain charts leave that read out), and
  * served as a server serves them (one URL: the answer cache keeps one answer per block). Beside
  * each, in the same process, a bare Koa endpoint run just before it (the machine is shared). On a synthetic log whose block times span two years
  * (BENCH_STATS_BLOCKS blocks, 2,920: 4 a day, ~730 daily points), and on the store of
