@@ -527,8 +527,9 @@ describe("projector", () => {
       to_address: string;
       tx_hash: string;
       token_id: string;
+      token_type: string;
     }>(
-      "SELECT block_number, log_index, sub, contract, from_address, to_address, tx_hash, token_id FROM p_1.token_transfers FINAL",
+      "SELECT block_number, log_index, sub, contract, from_address, to_address, tx_hash, token_id, token_type FROM p_1.token_transfers FINAL",
     );
     expect(transfers.some((t) => t.token_id !== "")).toBe(true);
     const lookup = await keysByRow("transfer_lookup", "block_number, log_index, sub");
@@ -543,6 +544,14 @@ describe("projector", () => {
           `t:${t.to_address}`,
           `x:${t.tx_hash}`,
           ...(t.token_id ? [`i:${t.contract}:${t.token_id}`] : []),
+          // the standard's own keys (sql/023), for Etherscan's tokentx, tokennfttx, token1155tx
+          ...(t.token_type
+            ? [
+                `${t.token_type}:a:${t.from_address}`,
+                `${t.token_type}:a:${t.to_address}`,
+                `${t.token_type}:c:${t.contract}`,
+              ]
+            : []),
         ]),
       );
   });
