@@ -387,14 +387,6 @@ ENGINE = ReplacingMergeTree
 ORDER BY (key, height, idx)
 SETTINGS index_granularity = 256, min_compress_block_size = 4096;
 
-CREATE TABLE {db}.tx_records
-(
-    `key` String COMMENT 'height (12 digits) then idx (7 digits), zero-padded: 0000000012340000005',
-    `record` String COMMENT 'the SPEC Transaction record (JSON), as in txs'
-)
-ENGINE = EmbeddedRocksDB
-PRIMARY KEY key;
-
 CREATE TABLE {db}.tx_stats
 (
     `height` UInt64,
@@ -647,16 +639,6 @@ AS SELECT
     idx
 FROM {db}.txs
 ARRAY JOIN arrayConcat(arrayMap(x -> concat('a:', x), addresses), arrayMap(x -> concat('m:', x), message_types)) AS key;
-
-CREATE MATERIALIZED VIEW {db}.tx_records_mv TO {db}.tx_records
-(
-    `key` String,
-    `record` String
-)
-AS SELECT
-    concat(leftPad(toString(height), 12, '0'), leftPad(toString(idx), 7, '0')) AS key,
-    record
-FROM {db}.txs;
 
 CREATE MATERIALIZED VIEW {db}.tx_stats_mv TO {db}.tx_stats
 (

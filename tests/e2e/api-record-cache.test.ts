@@ -151,7 +151,7 @@ describe("an API with a record cache answers as one reading the store", () => {
     await closeCached?.();
     const again = cachedApi();
     // the tables a point lookup reads in the store, and those the cache is filled from
-    const away = ["txs", "tx_hash", "tx_records", "blocks", "block_records"];
+    const away = ["txs", "tx_hash", "blocks", "block_records"];
     let renamed = 0;
     try {
       let full = false;

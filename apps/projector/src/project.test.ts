@@ -421,7 +421,7 @@ describe("projector", () => {
         expect(await count(`rx.${t} FINAL`), t).toBe(once);
       }
       expect(await count("rx_2.addresses")).toBeGreaterThan(await count("rx.addresses"));
-      for (const t of ["tx_hash", "tx_records", "block_records"])
+      for (const t of ["tx_hash", "block_records"])
         expect(await count(`rx.${t}`), t).toBe(await count(`rx_2.${t}`));
     } finally {
       for (const t of tables) await ch.command({ query: `SYSTEM START MERGES rx_2.${t}` });
@@ -460,20 +460,11 @@ describe("projector", () => {
     expect(got).toHaveLength(want.size);
   });
 
-  it("keeps every transaction's record in tx_records under its position, one entry each after replays", async () => {
-    const txs = await rows<{ height: string; idx: number; record: string }>(
-      "SELECT height, idx, record FROM p_1.txs FINAL",
+  it("keeps no tx_records table (022 dropped it: /txs/{hash} reads txs)", async () => {
+    const left = await rows<{ name: string }>(
+      "SELECT name FROM system.tables WHERE database = 'p_1' AND name LIKE 'tx_records%'",
     );
-    const got = await rows<{ key: string; record: string }>(
-      "SELECT key, record FROM p_1.tx_records",
-    );
-    expect(got).toHaveLength(txs.length);
-    // Keys sort as positions do: (height, idx) zero-padded to 12 and 7 digits.
-    const key = (t: { height: string; idx: number }) =>
-      `${String(t.height).padStart(12, "0")}${String(t.idx).padStart(7, "0")}`;
-    expect(new Map(got.map((r) => [r.key, r.record]))).toEqual(
-      new Map(txs.map((t) => [key(t), t.record])),
-    );
+    expect(left).toEqual([]);
   });
 
   it("keeps every block's record in block_records under its height, one entry each after replays", async () => {

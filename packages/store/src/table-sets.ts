@@ -51,7 +51,10 @@ export const switchSet = async (ch: ClickHouseClient, base: string, set: number)
 };
 
 /** Key-value tables (EmbeddedRocksDB: one row per key, no FINAL) that get a view too. */
-export const KEY_VALUE_TABLES = ["tx_hash", "tx_records", "block_records"] as const;
+export const KEY_VALUE_TABLES = ["tx_hash", "block_records"] as const;
+
+/** Tables a migration dropped (022: `tx_records`): their views in `<base>` go at the next repoint. */
+const DROPPED_TABLES = ["tx_records"] as const;
 
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
@@ -85,6 +88,7 @@ export const repointViews = async (
     });
   for (const t of [...tables, ...ANALYTICS_TABLES, "progress"]) await view(t, true);
   for (const t of KEY_VALUE_TABLES) await view(t, false);
+  for (const t of DROPPED_TABLES) await ch.command({ query: `DROP VIEW IF EXISTS ${base}.${t}` });
 };
 
 /** The current table set, created (set 1) and migrated if needed, so readers and writers find its tables. */

@@ -66,37 +66,39 @@ const byHeight = (rows: readonly (readonly (string | undefined)[])[]) =>
 export const txKey = (t: ReturnType<typeof txHash>) =>
   t.kind === "cosmos" ? `h:${t.hash}` : `e:${t.hash}`;
 
-/** A transaction's key in `tx_records` (sql/011_tx_records.sql), from its `height` and `idx`. */
+/** A transaction's position, height (12 digits) then idx (7), zero-padded: keys records by it. */
 const POSITION = "concat(leftPad(toString(height), 12, '0'), leftPad(toString(idx), 7, '0'))";
 
 /**
  * Transaction records by hash key (txKey), projected ones only, looked up together: the keys'
- * places in `tx_hash`, then their records in `tx_records`, one seek each in the key-value tables,
- * in one query (the direct join looks each place up in `tx_records`). A place without a record
- * there is read from `txs` (a second query, only then): an insert into `txs` that ran while
- * migration 011 filled `tx_records` on a live table set can leave one, and the transaction is
- * still there.
+ * places in `tx_hash` (one seek each in the key-value table), then their records in `txs`. The
+ * record cache answers most lookups before this (read-model/make.ts); `tx_records`, which kept
+ * the records by place for this read, was dropped (sql/022_drop_tx_records.sql).
  */
 export const txRows = perOwner(
   (db: DbShape) =>
     new Batcher<string, string>(async (keys) => {
       const st = await Effect.runPromise(db.state);
-      // join_use_nulls = 0 whatever a server profile says: a place without a record reads as ''.
-      // One thread, as for blocks: 10-16% less of the engine's CPU for 4 or 24 random keys on the
-      // 1M-tx bench store (400 queries each way, alternating), the same time to the answer.
-      const rows = await Effect.runPromise(
+      // One thread: 10-16% less of the engine's CPU for 4 or 24 random keys on the 1M-tx bench
+      // store (400 queries each way, alternating), the same time to the answer.
+      const places = await Effect.runPromise(
         db.fields(
-          `SELECT h.key, h.height, h.at, r.record FROM (SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)}) AS h LEFT JOIN {db}.tx_records AS r ON r.key = h.at SETTINGS join_algorithm = 'direct', join_use_nulls = 0, max_threads = 1`,
+          `SELECT key, height, ${POSITION} AS at FROM {db}.tx_hash WHERE key IN {keys:Array(String)} SETTINGS max_threads = 1`,
           { keys },
-          4,
+          3,
         ),
       );
-      const projected = rows.filter(([, h]) => Number(h) <= st.height);
-      const missing = projected.filter(([, , , record]) => record === "").map(([, , at]) => at!);
-      const records = missing.length > 0 ? await txsAt(db, missing) : new Map<string, string>();
+      const projected = places.filter(([, h]) => Number(h) <= st.height);
+      const records =
+        projected.length > 0
+          ? await txsAt(
+              db,
+              projected.map(([, , at]) => at!),
+            )
+          : new Map<string, string>();
       const found = new Map<string, string>();
-      for (const [key, , at, record] of projected) {
-        const r = record || records.get(at!);
+      for (const [key, , at] of projected) {
+        const r = records.get(at!);
         if (r) found.set(key!, r);
       }
       return found;
@@ -104,9 +106,9 @@ export const txRows = perOwner(
 );
 
 /**
- * Records of transactions read from `txs` by position (`tx_records`' key), keyed by it: with FINAL,
- * as migration 011 filled `tx_records`, so that both give the record `/txs` reads. The heights and
- * indexes narrow the read through the primary key; the positions keep only the pairs asked for.
+ * Records of transactions read from `txs` by position, keyed by it: with FINAL, as `/txs` reads
+ * them. The heights and indexes narrow the read through the primary key; the positions keep only
+ * the pairs asked for.
  */
 const txsAt = async (db: DbShape, ats: string[]) => {
   const rows = await Effect.runPromise(
