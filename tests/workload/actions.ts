@@ -36,13 +36,23 @@ const freshEvm = () => getAddress(hexlify(randomBytes(20)));
 
 /**
  * The next transaction of a sender, by its place in a cycle of 12 (senders start at different
- * places, so every block holds a mix). The last place of a cycle alternates between a deployment
- * (a CFC-20 mint) and one of six failures, EVM and Cosmos. Pure but for the fresh addresses.
+ * places, so every block holds a mix). A CFC-721 transfer follows its sender's mint, a reward
+ * withdrawal its delegation, a round later. The last place of a cycle is a deployment (a CFC-20
+ * mint) or one of six failures, EVM and Cosmos, the failures' kinds in turn. Pure but for the
+ * fresh addresses and the failures' count.
  */
 export const nextAction = (
   s: SenderState,
   peer: SenderState,
-  ctx: { abis: Abis; denom: string; validator: string; prefix: string; tokenDeploy: string },
+  ctx: {
+    abis: Abis;
+    denom: string;
+    validator: string;
+    prefix: string;
+    tokenDeploy: string;
+    /** Failures planned so far, by all senders (the next one is of the next kind). */
+    failures: { n: number };
+  },
 ): Planned => {
   const step = (s.step + s.index) % CYCLE;
   const cycle = Math.floor((s.step + s.index) / CYCLE);
@@ -86,7 +96,7 @@ export const nextAction = (
   };
   switch (step) {
     case 0:
-    case 6:
+    case 9:
       return {
         kind: "evm transfer",
         evm: { to, value: 1_000_000_000n + BigInt(s.step), gasLimit: 21_000n },
@@ -104,19 +114,7 @@ export const nextAction = (
       return cosmos("bank send", [send(s.bech32, peer.bech32, 1000n)], 150_000n);
     case 3:
       return mint();
-    case 4:
-      return call(
-        "contract call with logs",
-        s.emitter,
-        abis.emitter.encodeFunctionData("emitMany", [2n, `0x${"ab".repeat(32)}`]),
-        150_000n,
-      );
-    case 5:
-      s.delegated = true;
-      return cosmos("delegate", [delegate(ctx.validator, 10n ** 12n)]);
-    case 7:
-      return cosmos("multi-send", [multi(500n)]);
-    case 8: {
+    case 4: {
       const id = s.minted.shift();
       if (id === undefined) return mint();
       return call(
@@ -126,14 +124,27 @@ export const nextAction = (
         120_000n,
       );
     }
-    case 9:
+    case 5:
+      s.delegated = true;
+      return cosmos("delegate", [delegate(ctx.validator, 10n ** 12n)]);
+    case 6:
       if (!s.delegated) {
         s.delegated = true;
         return cosmos("delegate", [delegate(ctx.validator, 10n ** 12n)]);
       }
       return cosmos("withdraw rewards", [withdraw(ctx.validator)]);
+    case 7:
+      return cosmos("multi-send", [multi(500n)]);
+    case 8:
+      return call(
+        "contract call with logs",
+        s.emitter,
+        abis.emitter.encodeFunctionData("emitMany", [2n, `0x${"ab".repeat(32)}`]),
+        150_000n,
+      );
     default: {
-      if (cycle % 2 === 0)
+      // Of the senders at this place in a round (up to three), one deploys, the others fail.
+      if ((2 * cycle + s.index) % 3 === 0)
         return {
           kind: "deployment (cfc20 mint)",
           evm: { data: ctx.tokenDeploy, gasLimit: 1_500_000n },
@@ -180,7 +191,9 @@ export const nextAction = (
             "failure",
           ),
       ];
-      return failures[Math.floor(cycle / 2) % failures.length]!();
+      // by the sender too, so that a run of a few rounds already holds every kind
+      // in turn across senders, so that a run of a few rounds already holds every kind
+      return failures[ctx.failures.n++ % failures.length]!();
     }
   }
 };

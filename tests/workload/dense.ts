@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CosmosTxClient, type EthKey, evmToBech32, keyFromMnemonic } from "@explorer/chain";
 import { chainDir, referenceChain, testAccounts } from "@explorer/infra";
-import { getCreateAddress, Interface, Wallet } from "ethers";
+import { getCreateAddress, Interface, keccak256, Wallet } from "ethers";
 import { compileEmitter } from "../lib/emitter.ts";
 import { compileFile } from "../scenario/compile.ts";
 import { type Abis, nextAction, type SenderState } from "./actions.ts";
@@ -17,6 +18,17 @@ export interface DenseOptions {
   /** Funded senders, each sending one tx per round (default 64). */
   readonly senders?: number;
   readonly log?: (m: string) => void;
+  /** Record the run in the chain's data (denseFile, which the ingest bench reads); default true. */
+  readonly record?: boolean;
+  /** Told of each transaction the node accepted into its mempool (CheckTx), as it goes out. */
+  readonly onSent?: (tx: SentTx) => void;
+}
+
+/** A transaction the run sent: its hash as the node knows it (EVM: 0x-hex; Cosmos: uppercase hex). */
+export interface SentTx {
+  readonly hash: string;
+  readonly kind: string;
+  readonly expect: "success" | "failure";
 }
 
 /** What a run produced: the heights of its dense run, and what it sent. */
@@ -157,7 +169,14 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
     }));
     log(`senders' contracts deployed; filling ${blocks} blocks with ≥ ${minTxs} txs`);
     const validator = evmToBech32(val0.evm, `${c.bech32Prefix}valoper`);
-    const actx = { abis, denom: c.denom, validator, prefix: c.bech32Prefix, tokenDeploy };
+    const actx = {
+      abis,
+      denom: c.denom,
+      validator,
+      prefix: c.bech32Prefix,
+      tokenDeploy,
+      failures: { n: 0 },
+    };
     const sentByKind: Record<string, number> = {};
     let refused = 0;
     let height = await cometHeight(o.cometRpc);
@@ -166,19 +185,30 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
     const limit = height + blocks * 2 + 50;
     // Each round is signed ahead, while the node works through the one before.
     const signRound = async () => {
-      const evm: { i: number; raw: string }[] = [];
-      const cos: { i: number; tx: string }[] = [];
+      const evm: { i: number; raw: string; sent: SentTx }[] = [];
+      const cos: { i: number; tx: string; sent: SentTx }[] = [];
       for (const s of senders) {
         const a = nextAction(s, senders[(s.index + 1) % n]!, actx);
         sentByKind[a.kind] = (sentByKind[a.kind] ?? 0) + 1;
-        if ("evm" in a) evm.push({ i: s.index, raw: await signEvm(s.index, a.evm) });
-        else {
+        if ("evm" in a) {
+          const raw = await signEvm(s.index, a.evm);
+          evm.push({
+            i: s.index,
+            raw,
+            sent: { hash: keccak256(raw), kind: a.kind, expect: a.expect },
+          });
+        } else {
           const account = {
             accountNumber: accounts[s.index]!.accountNumber,
             sequence: BigInt(takeNonce(s.index)),
           };
           const bytes = cosmos.sign(keys[s.index]!, a.cosmos, account, { gas: a.gas });
-          cos.push({ i: s.index, tx: Buffer.from(bytes).toString("base64") });
+          const hash = createHash("sha256").update(bytes).digest("hex").toUpperCase();
+          cos.push({
+            i: s.index,
+            tx: Buffer.from(bytes).toString("base64"),
+            sent: { hash, kind: a.kind, expect: a.expect },
+          });
         }
       }
       return { evm, cos };
@@ -208,6 +238,11 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
         ...cos.filter((_, j) => ca[j]?.error || ca[j]?.result?.code !== 0).map((t) => t.i),
       ];
       refused += resync.length;
+      if (o.onSent) {
+        for (const [j, e] of evm.entries()) if (!ea[j]?.error) o.onSent(e.sent);
+        for (const [j, t] of cos.entries())
+          if (!ca[j]?.error && ca[j]?.result?.code === 0) o.onSent(t.sent);
+      }
       if (resync.length > 0)
         log(
           `refused at CheckTx: ${resync.length} (${ea.find((a) => a.error)?.error?.message ?? JSON.stringify(ca.find((a) => a.error || a.result?.code !== 0))})`.slice(
@@ -245,8 +280,10 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
       seconds: Math.round((Date.now() - t0) / 1000),
       finishedAt: new Date().toISOString(),
     };
-    mkdirSync(chainDir(), { recursive: true });
-    writeFileSync(denseFile(), JSON.stringify(result, null, 2));
+    if (o.record ?? true) {
+      mkdirSync(chainDir(), { recursive: true });
+      writeFileSync(denseFile(), JSON.stringify(result, null, 2));
+    }
     log(
       `dense run: heights ${result.fromHeight}..${result.toHeight}, ${result.txs} txs (${result.seconds} s)`,
     );

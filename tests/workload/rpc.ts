@@ -38,6 +38,7 @@ export const call = async (url: string, method: string, params: unknown): Promis
 export const cometHeight = async (comet: string): Promise<number> =>
   Number((await call(comet, "status", {})).sync_info.latest_block_height);
 
+/** The number of txs of each block of `from`..`to`, in height order. */
 export const txCounts = async (
   comet: string,
   from: number,
@@ -50,7 +51,8 @@ export const txCounts = async (
     for (const m of r.block_metas as { header: { height: string }; num_txs: string }[])
       out.set(Number(m.header.height), Number(m.num_txs));
   }
-  return out;
+  // CometBFT lists a range's blocks from the highest down: in height order, for runs of them
+  return new Map([...out].sort(([a], [b]) => a - b));
 };
 
 /** Transactions waiting in the node's mempool. */
