@@ -1,11 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { dirname, isAbsolute, join } from "node:path";
+import { buildApi } from "@explorer/api";
 import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
-import { migrate, openClickHouse, readTableColumns, type TableColumns } from "@explorer/store";
+import {
+  migrate,
+  openClickHouse,
+  readTableColumns,
+  switchSet,
+  type TableColumns,
+} from "@explorer/store";
 import { dirBytes } from "./dir-bytes.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
@@ -73,10 +79,31 @@ const rows = async <T>(ch: ClickHouseClient, query: string): Promise<T[]> =>
   (await (await ch.query({ query, format: "JSONEachRow" })).json()) as T[];
 
 /**
+ * The API's record cache of table set `db` (`bench_<n>`) up to `height`, filled by an API as it
+ * fills its own (records/record-follower.ts): its directory's bytes (LMDB's pages included).
+ */
+const recordCacheBytes = async (ch: ClickHouseClient, db: string, dir: string, height: number) => {
+  await switchSet(ch, "bench", Number(db.slice("bench_".length)));
+  const { runtime, records } = buildApi(ch, "bench", {
+    prefix: "cosmos",
+    nativeCoins: new Map([["test", "atest"]]),
+    rateLimitPerMinute: 1e9,
+    apiKeys: new Map(),
+    recordCacheDir: dir,
+  });
+  try {
+    await records!.filledTo(db, height);
+    return dirBytes(dir);
+  } finally {
+    await runtime.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/**
  * Disk per transaction of each copy, after a projection into `db`: the log (the source of truth),
  * every MergeTree table (system.parts, active parts), every key-value table (its RocksDB
- * directory), and the API's record cache (each tx record gzip-compressed, as record-follower.ts
- * keeps them; LMDB's pages not counted).
+ * directory), and the API's record cache (recordCacheBytes).
  */
 const diskPerTx = async (
   ch: ClickHouseClient,
@@ -84,6 +111,7 @@ const diskPerTx = async (
   chdbPath: string,
   logDir: string,
   txs: number,
+  height: number,
 ): Promise<Figure[]> => {
   const parts = await rows<{ table: string; bytes: string }>(
     ch,
@@ -93,13 +121,7 @@ const diskPerTx = async (
     ch,
     `SELECT name, data_paths FROM system.tables WHERE database = '${db}' AND engine = 'EmbeddedRocksDB'`,
   );
-  let cache = 0;
-  const records = await ch.query({
-    query: `SELECT record FROM ${db}.tx_records`,
-    format: "JSONEachRow",
-  });
-  for await (const batch of records.stream<{ record: string }>())
-    for (const r of batch) cache += gzipSync(r.json().record).length + 96; // + keys (3 × ~32 bytes)
+  const cache = await recordCacheBytes(ch, db, join(dirname(chdbPath), "records"), height);
   const tables = [
     ...parts.map((p) => ({ table: p.table, bytes: Number(p.bytes), kind: "system.parts" })),
     ...kv.map((t) => {
@@ -131,7 +153,11 @@ const diskPerTx = async (
         .map((t) => t.table)
         .join(", "),
     ),
-    fig("disk: API record cache (est.)", cache, "gzip of each tx record + its keys"),
+    fig(
+      "disk: API record cache",
+      cache,
+      "LMDB file: each tx record gzip-compressed, its keys, blocks",
+    ),
     {
       bench: "project",
       metric: "disk: derived / log",
@@ -218,7 +244,8 @@ const measure = async (): Promise<Figure[]> => {
     cpu.push((cpuMs() - c) / blocks);
     peak.push(highWaterMb());
     txs = p.txsTotal;
-    if (i === runs) disk = await diskPerTx(ch, db, join(dir, "chdb"), join(dir, "log"), txs);
+    if (i === runs)
+      disk = await diskPerTx(ch, db, join(dir, "chdb"), join(dir, "log"), txs, p.height);
     await ch.command({ query: `DROP DATABASE ${db} SYNC` });
     if (i % 2 === 1) await withoutThem();
     process.stderr.write(
