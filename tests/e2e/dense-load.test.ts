@@ -140,7 +140,7 @@ describe("the dense load generator", () => {
         // The kill: while the senders' load is going out, at a random moment; then a new one.
         if (m.startsWith("senders' contracts deployed"))
           killedAt = (async () => {
-            await sleep(500 + Math.random() * 2000);
+            await sleep(Math.random() * 500); // before the dense blocks: work is left
             const at = await ingester.ingested();
             ingester.p.kill("SIGKILL");
             await exited(ingester.p);
