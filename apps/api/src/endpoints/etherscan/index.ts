@@ -41,6 +41,10 @@ const queryOf = (url: string | undefined): Record<string, unknown> => {
   return out;
 };
 
+/** `record`'s own entry named `name` (a module or action named `toString` is none). */
+const own = <T>(record: Readonly<Record<string, T>>, name: string | undefined): T | undefined =>
+  name !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
+
 const str = (f: Form, name: string) => {
   const v = f[name];
   return typeof v === "string" ? v.trim() : undefined;
@@ -64,9 +68,9 @@ const dispatch =
         return notOk(`${TEXT.chain} (this API serves chain ${evmChainId})`);
       const key = str(form, "apikey");
       if (key && settings.apiKeys.size > 0 && !settings.apiKeys.has(key)) return notOk(TEXT.key);
-      const actions = MODULES[str(form, "module") ?? ""];
+      const actions = own(MODULES, str(form, "module"));
       if (!actions) return notOk(TEXT.module);
-      const act = actions[str(form, "action") ?? ""];
+      const act = own(actions, str(form, "action"));
       if (!act) return notOk(TEXT.action);
       return yield* act({ form, db, prefix: settings.prefix, method }).pipe(
         Effect.catchTag("NotOk", (e) => Effect.succeed(notOk(e.message))),

@@ -67,4 +67,20 @@ describe("Etherscan answers kept by the answer cache", () => {
     await get({ module: "proxy", action: "eth_blockNumber" });
     expect(app.answerCache.hits).toBe(hits);
   });
+
+  it("answers a module or action named after Object's own keys as unknown, never a 500", async () => {
+    const result = async (q: Record<string, string>) => {
+      const r = await fetch(`${url}?${new URLSearchParams(q)}`);
+      expect(r.status, JSON.stringify(q)).toBe(200);
+      return ((await r.json()) as { result: string }).result;
+    };
+    for (const name of ["toString", "__proto__", "constructor", "hasOwnProperty"]) {
+      expect(await result({ module: name, action: "txlist" })).toBe(
+        "Error! Missing Or invalid Module name",
+      );
+      expect(await result({ module: "account", action: name })).toBe(
+        "Error! Missing Or invalid Action name",
+      );
+    }
+  });
 });

@@ -9,27 +9,29 @@ import type { CachePolicy } from "../../http/spec.ts";
  * getsourcecode's proxy slots), answer with state that moves without the height
  * (checkverifystatus), or act (verifysourcecode).
  */
-const STORE_MADE: Readonly<Record<string, ReadonlySet<string>>> = {
-  account: new Set([
-    "txlist",
-    "tokentx",
-    "tokennfttx",
-    "token1155tx",
-    "txlistinternal",
-    "tokenbalance",
-    "tokenlist",
-    "getminedblocks",
-    "cosmostxlist",
-  ]),
-  contract: new Set(["getabi", "getcontractcreation", "listcontracts"]),
-  logs: new Set(["getLogs", "getlogs"]),
-  block: new Set(["getblocknobytime", "getblockcountdown", "getblockreward"]),
-  token: new Set(["tokeninfo", "tokenholdercount", "tokenholderlist"]),
-  stats: new Set(["tokensupply"]),
-};
+const STORE_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    account: new Set([
+      "txlist",
+      "tokentx",
+      "tokennfttx",
+      "token1155tx",
+      "txlistinternal",
+      "tokenbalance",
+      "tokenlist",
+      "getminedblocks",
+      "cosmostxlist",
+    ]),
+    contract: new Set(["getabi", "getcontractcreation", "listcontracts"]),
+    logs: new Set(["getLogs", "getlogs"]),
+    block: new Set(["getblocknobytime", "getblockcountdown", "getblockreward"]),
+    token: new Set(["tokeninfo", "tokenholdercount", "tokenholderlist"]),
+    stats: new Set(["tokensupply"]),
+  }),
+); // a Map: a module named `toString` or `__proto__` is no module, not Object's own
 
 const one = (v: string | string[] | undefined) => (typeof v === "string" ? v.trim() : "");
 
 /** The answer cache's policy for a GET's query: kept by height when its action is store-made. */
 export const etherscanCache = (query: Query): CachePolicy =>
-  STORE_MADE[one(query.module)]?.has(one(query.action)) ? "hot" : "none";
+  STORE_MADE.get(one(query.module))?.has(one(query.action)) ? "hot" : "none";
