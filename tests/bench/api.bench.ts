@@ -4,7 +4,7 @@ import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
-import { servedWithBare } from "./served.ts";
+import { BENCH_API_OPTIONS, servedWithBare } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -26,10 +26,7 @@ export const run = async (): Promise<Figure[]> => {
   const { ch, db, dir, txsTotal, blocks } = await openBenchStore(target);
 
   const { app, runtime, records } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
+    ...BENCH_API_OPTIONS,
     // BENCH_API_RECORD_CACHE=off: every lookup read from the store, as before the cache
     ...(process.env.BENCH_API_RECORD_CACHE !== "off" && {
       recordCacheDir: join(dir, "api-records"),

@@ -6,6 +6,7 @@ import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
+import { BENCH_API_OPTIONS } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -23,12 +24,7 @@ const CONCURRENCIES = (process.env.BENCH_ES_CLIENTS ?? "1,10,50").split(",").map
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_ES_TXS ?? 100_000);
   const { ch, db, dir, kept, txsTotal, blocks } = await openBenchStore(target, "evm_txs");
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
-  });
+  const { app, runtime } = buildApi(ch, "explorer", BENCH_API_OPTIONS);
   const { server, port } = await listenLocal({
     listen: (p, host, cb) => createServer(app.callback()).listen(p, host, cb),
   });

@@ -13,6 +13,7 @@ import {
   type TableColumns,
 } from "@explorer/store";
 import { dirBytes } from "./dir-bytes.ts";
+import { BENCH_API_OPTIONS } from "./served.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -85,10 +86,7 @@ const rows = async <T>(ch: ClickHouseClient, query: string): Promise<T[]> =>
 const recordCacheBytes = async (ch: ClickHouseClient, db: string, dir: string, height: number) => {
   await switchSet(ch, "bench", Number(db.slice("bench_".length)));
   const { runtime, records } = buildApi(ch, "bench", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
+    ...BENCH_API_OPTIONS,
     recordCacheDir: dir,
   });
   try {

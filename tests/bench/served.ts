@@ -2,6 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 
+/** The API's options in every bench: the reference chain's prefix and coin, no rate limit, no keys. */
+export const BENCH_API_OPTIONS = {
+  prefix: "cosmos",
+  nativeCoins: new Map([["test", "atest"]]),
+  rateLimitPerMinute: 1e9,
+  apiKeys: new Map<string, number>(),
+};
+
 /**
  * The API's request handler on a local port, counting the requests being answered: `settle`
  * waits for them, so that requests still being answered when a load run ends (its clients gone)

@@ -9,6 +9,7 @@ import { bodyText, settingsClause } from "@explorer/store/sql-sandbox";
 import { listenLocal } from "../lib/net.ts";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, type LoadResult, load } from "./load.ts";
+import { BENCH_API_OPTIONS } from "./served.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median, percentile } from "./table.ts";
 
@@ -96,10 +97,7 @@ export const run = async (): Promise<Figure[]> => {
     perMinute: 1e9,
   };
   const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
+    ...BENCH_API_OPTIONS,
     // no record cache: the hot answers come from the answer cache, and filling it takes minutes
     sql: policy,
   });

@@ -6,7 +6,7 @@ import { recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog, readProgress } from "@explorer/projector";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { hasWrk, load } from "./load.ts";
-import { servedWithBare } from "./served.ts";
+import { BENCH_API_OPTIONS, servedWithBare } from "./served.ts";
 import { REPLAY_OPTIONS, syntheticLog } from "./synthetic-log.ts";
 import { type Figure, median } from "./table.ts";
 
@@ -77,12 +77,7 @@ const scopes = async (ch: Awaited<ReturnType<typeof openClickHouse>>, db: string
 
 const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Figure[]> => {
   const { ch } = store;
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
-  });
+  const { app, runtime } = buildApi(ch, "explorer", BENCH_API_OPTIONS);
   const { server, port, settle, bareServer, barePort } = await servedWithBare(app);
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const get = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>;

@@ -9,6 +9,7 @@ import { EmbeddedLog } from "@explorer/raw-log";
 import { migrate, openClickHouse, switchSet } from "@explorer/store";
 import { listenLocal } from "../lib/net.ts";
 import { spawnTs } from "../lib/spawn-ts.ts";
+import { BENCH_API_OPTIONS } from "./served.ts";
 import { type Figure, percentile } from "./table.ts";
 
 /**
@@ -35,12 +36,7 @@ export const run = async (): Promise<Figure[]> => {
   const start = 20;
   await projectLog(ch, "explorer_1", log, { ...o, untilHeight: start });
   const source = inProcessSource();
-  const { app, runtime } = buildApi(ch, "explorer", {
-    prefix: "cosmos",
-    nativeCoins: new Map([["test", "atest"]]),
-    rateLimitPerMinute: 1e9,
-    apiKeys: new Map(),
-  });
+  const { app, runtime } = buildApi(ch, "explorer", BENCH_API_OPTIONS);
   const { server, port } = await listenLocal(app);
   const stream = await attachStream(server, runtime, source, "cosmos");
   const url = `http://127.0.0.1:${port}`;
