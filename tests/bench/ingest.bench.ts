@@ -1,24 +1,21 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { chainStart, endpoints, isNodeRunning, nodePorts, referenceChain } from "@explorer/infra";
-import { ingest, Log, makeReaders, Node, type Readers } from "@explorer/ingester";
-import { Settings, settingsFromEnv } from "@explorer/service";
-import { Effect, Layer } from "effect";
-import { readDense, runDense } from "../workload/dense.ts";
-import { dirBytes } from "./dir-bytes.ts";
+import { makeReaders, type Readers } from "@explorer/ingester";
+import { denseLogDir, denseRun, INGEST_CONCURRENCY, ingestRange } from "./dense-run.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
  * Ingest throughput over the dense workload's blocks (tests/workload: ≥ 500 blocks of ≥ 50 txs),
  * against the rate at which the same node answers the very same calls with nothing around them,
- * measured alternately in one run (3 rounds each, medians). A chain this bench starts is given its
- * workload (EXPLORER_BLOCK_TIME=1s, ~10 min); one already running without it is refused.
+ * measured alternately in one run (BENCH_INGEST_ROUNDS, default 3, passes each; medians). A chain
+ * this bench starts is given its workload (EXPLORER_BLOCK_TIME=1s, ~10 min); one already running
+ * without it is refused. The last pass's log is kept in the chain's data for the rpc bench.
  *
- * Recording: during an ingest pass every top-level reader call (method and arguments) is noted by
- * height; the baseline replays those calls height by height with the same concurrency (8 heights
- * at a time, all calls of a height at once), discarding the answers.
+ * Recording: during the first ingest pass every top-level reader call (method and arguments) is
+ * noted by height; the baseline replays those calls height by height with the same concurrency (8
+ * heights at a time, all calls of a height at once), discarding the answers.
  */
+
+const progress = (m: string) => process.stderr.write(`[bench ingest] ${m}\n`);
 type Call = { target: "comet" | "rest" | "evm"; method: string; args: unknown[] };
 
 /** Time spent waiting for the node, by target (top-level calls, summed over concurrent calls). */
@@ -54,28 +51,8 @@ const recording = (r: Readers, calls: Map<number, Call[]>, waits?: Waits): Reade
   };
 };
 
-const CONCURRENCY = 8;
-
-const ingestOnce = async (readers: Readers, start: number, stop: number) => {
-  const dir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
-  const settings = settingsFromEnv({
-    LOG_DIR: dir,
-    START_HEIGHT: String(start),
-    STOP_HEIGHT: String(stop),
-    INGEST_CONCURRENCY: String(CONCURRENCY),
-    PROGRESS: "false",
-    METADATA_FETCH: "false",
-  });
-  const layer = Log.layer.pipe(Layer.provideMerge(Layer.succeed(Node, Node.of(readers))));
-  const t0 = performance.now();
-  await Effect.runPromise(
-    ingest.pipe(Effect.provide(layer), Effect.provide(Settings.layer(settings))),
-  );
-  const ms = performance.now() - t0;
-  const bytes = dirBytes(dir);
-  rmSync(dir, { recursive: true, force: true });
-  return { ms, bytes };
-};
+const CONCURRENCY = INGEST_CONCURRENCY;
+const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
 
 const replayOnce = async (
   readers: Readers,
@@ -103,17 +80,6 @@ const replayOnce = async (
   return performance.now() - t0;
 };
 
-/** The dense run of the chain: made when this bench started the chain, else refused if absent. */
-const denseRange = async (started: boolean, e: ReturnType<typeof endpoints>) => {
-  const dense = readDense();
-  if (dense) return dense;
-  if (!started)
-    throw new Error(
-      "the running reference chain has no dense workload: run `npm run workload` first (or stop the chain and let this bench start one)",
-    );
-  return runDense({ cometRpc: e.cometRpc, evmRpc: e.evmRpc });
-};
-
 const TARGET_BLOCKS = 10_000_000;
 
 export const run = async (): Promise<Figure[]> => {
@@ -123,7 +89,7 @@ export const run = async (): Promise<Figure[]> => {
     await chainStart();
   }
   const e = endpoints(nodePorts(0));
-  const dense = await denseRange(started, e);
+  const dense = await denseRun(started);
   const readers = makeReaders({
     cometRpc: e.cometRpc,
     rest: e.rest,
@@ -134,23 +100,28 @@ export const run = async (): Promise<Figure[]> => {
   const blocks = stop - start + 1;
   const calls = new Map<number, Call[]>();
   const waits: Waits = { comet: 0, rest: 0, evm: 0 };
+  const logDir = denseLogDir(dense);
   const cpu0 = process.cpuUsage();
-  // warm-up pass that records the calls and the time spent waiting on each part of the node
-  const first = await ingestOnce(recording(readers, calls, waits), start, stop);
+  // round 1's ingest pass records the calls and the time spent waiting on each part of the node
+  const first = await ingestRange(recording(readers, calls, waits), start, stop, logDir);
   const cpu = process.cpuUsage(cpu0);
-  const ingestMs: number[] = [];
+  progress(`ingest pass 1: ${(first.ms / 1000).toFixed(0)} s`);
+  const ingestMs: number[] = [first.ms];
   const nodeMs: number[] = [];
-  for (let round = 0; round < 3; round++) {
+  for (let round = 1; round <= ROUNDS; round++) {
     nodeMs.push(await replayOnce(readers, calls, start, stop));
-    ingestMs.push((await ingestOnce(readers, start, stop)).ms);
+    progress(`bare node pass ${round}: ${(nodeMs.at(-1)! / 1000).toFixed(0)} s`);
+    if (round === ROUNDS) break;
+    ingestMs.push((await ingestRange(readers, start, stop, logDir)).ms);
+    progress(`ingest pass ${round + 1}: ${(ingestMs.at(-1)! / 1000).toFixed(0)} s`);
   }
   readers.close();
   const ingestBps = blocks / (median(ingestMs) / 1000);
   const nodeBps = blocks / (median(nodeMs) / 1000);
-  const note = `heights ${start}..${stop}: ${blocks} blocks, ${txs} txs, concurrency ${CONCURRENCY}, median of 3`;
+  const note = `heights ${start}..${stop}: ${blocks} blocks, ${txs} txs, concurrency ${CONCURRENCY}, median of ${ROUNDS}`;
   const perBlock = (ms: number) => ms / blocks;
   const wall = first.ms;
-  const where = `warm-up pass, ${Math.round(perBlock(wall))} ms/block wall`;
+  const where = `pass 1, ${Math.round(perBlock(wall))} ms/block wall`;
   const days = (bps: number) => TARGET_BLOCKS / bps / 86_400;
   return [
     { bench: "ingest", metric: "ingester blocks/s", value: ingestBps, unit: "blocks/s", note },
@@ -188,7 +159,7 @@ export const run = async (): Promise<Figure[]> => {
       metric: "log record",
       value: first.bytes / txs,
       unit: "bytes/tx",
-      note: `raw-block log directory after ingesting ${blocks} blocks (${first.bytes} bytes)`,
+      note: `raw-block log directory after ingesting ${blocks} blocks (${first.bytes} bytes), kept in ${logDir} for the rpc bench`,
     },
     {
       bench: "ingest",

@@ -1,11 +1,19 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attachRpc, buildApi, rpcSettings } from "@explorer/api";
 import { keyFromMnemonic } from "@explorer/chain";
-import { chainStart, endpoints, isNodeRunning, nodePorts, testAccounts } from "@explorer/infra";
+import {
+  chainStart,
+  endpoints,
+  isNodeRunning,
+  nodePorts,
+  referenceChain,
+  testAccounts,
+} from "@explorer/infra";
+import { makeReaders } from "@explorer/ingester";
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { projectLog } from "@explorer/projector";
 import { encodeRecord, type RawBlockV1 } from "@explorer/raw-block";
@@ -14,6 +22,7 @@ import { settingsFromEnv } from "@explorer/service";
 import { ensureCurrentSet, openClickHouse } from "@explorer/store";
 import { listenLocal } from "../lib/net.ts";
 import { resultFile } from "../scenario/run.ts";
+import { denseLogDir, denseRun, ingestRange } from "./dense-run.ts";
 import { hasWrk, type LoadResult, load } from "./load.ts";
 import { copyAt } from "./synthetic-log.ts";
 import { type Figure, median, percentile } from "./table.ts";
@@ -26,13 +35,11 @@ import { type Figure, median, percentile } from "./table.ts";
  *    queueing), direct and through the proxy in turns: what the proxy adds at p50 and p99.
  *    The same for eth_blockNumber against a stand-in node that answers at once (its own process):
  *    the proxy's own cost, which the reference node's latency on a loaded machine would hide.
- * 2. eth_getLogs over 10,000 blocks: the reference chain is shorter-lived than that and its
- *    index would take minutes to build, so the index side is a store projected from a synthetic
- *    log of 10,000 heights (recorded blocks copied at new heights: one in ten with a transaction
- *    emitting logs, the others empty), asked through an index-only proxy; the node side is the
- *    node's own last 10,000 blocks (or its whole chain if shorter). Both answers' log counts are
- *    printed with the times.
+ * 2. eth_getLogs, the node against the index over the same dense blocks (the chain's dense run,
+ *    see logsOverDense); and the index alone over 10,000 heights of a synthetic log (recorded
+ *    blocks copied at new heights: one in ten with a transaction emitting logs).
  */
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_RPC_SECONDS ?? 5);
 const CONCURRENCY = 16;
@@ -249,35 +256,12 @@ const timeLogs = async (url: string, filter: object, runs: number) => {
     await ask(url, body);
     times.push(performance.now() - t0);
   }
-  return { ms: median(times), logs: (first.result as unknown[]).length };
+  const logs = first.result as unknown[];
+  return { ms: median(times), logs: logs.length, keys: logKeys(logs) };
 };
 
-const hasLogs = (b: RawBlockV1) =>
-  b.evm.receipts.some((r) => r.status === "0x1" && Array.isArray(r.logs) && r.logs.length > 0);
-
-const logsOver10k = async (): Promise<Figure[]> => {
-  const recorded = recordedBlocks();
-  const empty = recorded.find((b) => b.txs.length === 0 && b.height > 1)!;
-  const withLogs = recorded.find(hasLogs)!;
-  const dir = mkdtempSync(join(tmpdir(), "bench-rpc-"));
-  const log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  for (let h = 1; h <= BLOCKS; h++)
-    await log.appendBlock(h, encodeRecord(copyAt(h % 10 === 0 ? withLogs : empty, h)));
-  log.flush();
-  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  const { db } = await ensureCurrentSet(ch, "explorer");
-  const t0 = performance.now();
-  await projectLog(ch, db, log, {
-    prefix: "cosmos",
-    nativeDenoms: ["atest"],
-    batchBlocks: 500,
-    batchIdleMs: 100,
-    follow: false,
-  });
-  await log.close();
-  process.stderr.write(
-    `[bench] ${BLOCKS} synthetic blocks projected in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
-  );
+/** The store's index behind an index-only JSON-RPC proxy (no upstream), no limits in the way. */
+const serveIndex = async (ch: Awaited<ReturnType<typeof openClickHouse>>) => {
   const { app, runtime } = buildApi(ch, "explorer", {
     prefix: "cosmos",
     nativeCoins: new Map([["test", "atest"]]),
@@ -294,24 +278,54 @@ const logsOver10k = async (): Promise<Figure[]> => {
     }),
     runtime,
   );
-  const indexUrl = `http://127.0.0.1:${port}/rpc`;
-  const index = await timeLogs(indexUrl, { fromBlock: "0x1", toBlock: hex(BLOCKS) }, 5);
-  const head = Number.parseInt(
-    (await ask(e.evmRpc, rpcBody("eth_blockNumber", []))).result as string,
-    16,
-  );
-  const from = Math.max(1, head - BLOCKS + 1);
-  const blocks = head - from + 1;
-  const node = await timeLogs(e.evmRpc, { fromBlock: hex(from), toBlock: hex(head) }, 3);
-  // a chain shorter than 10,000 blocks: the index over as many blocks, for a like comparison
-  const same =
-    blocks < BLOCKS
-      ? await timeLogs(indexUrl, { fromBlock: "0x1", toBlock: hex(blocks) }, 5)
-      : index;
-  await rpc.close();
-  await new Promise((r) => server.close(r));
-  await runtime.dispose();
+  return {
+    url: `http://127.0.0.1:${port}/rpc`,
+    close: async () => {
+      await rpc.close();
+      await new Promise((r) => server.close(r));
+      await runtime.dispose();
+    },
+  };
+};
+
+/** A store projected from the log in `logDir`, in `dir`. */
+const projectedStore = async (logDir: string, dir: string) => {
+  const log = EmbeddedLog.open({ dir: logDir, sync: false });
+  const ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
+  const { db } = await ensureCurrentSet(ch, "explorer");
+  const t0 = performance.now();
+  await projectLog(ch, db, log, {
+    prefix: "cosmos",
+    nativeDenoms: ["atest"],
+    batchBlocks: 500,
+    batchIdleMs: 100,
+    follow: false,
+  });
+  await log.close();
+  return { ch, seconds: (performance.now() - t0) / 1000 };
+};
+
+const hasLogs = (b: RawBlockV1) =>
+  b.evm.receipts.some((r) => r.status === "0x1" && Array.isArray(r.logs) && r.logs.length > 0);
+
+/** The index alone over 10,000 heights of a synthetic log: how it scales past the chain's length. */
+const logsOver10k = async (): Promise<Figure[]> => {
+  const recorded = recordedBlocks();
+  const empty = recorded.find((b) => b.txs.length === 0 && b.height > 1)!;
+  const withLogs = recorded.find(hasLogs)!;
+  const dir = mkdtempSync(join(tmpdir(), "bench-rpc-"));
+  const log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
+  for (let h = 1; h <= BLOCKS; h++)
+    await log.appendBlock(h, encodeRecord(copyAt(h % 10 === 0 ? withLogs : empty, h)));
+  log.flush();
+  await log.close();
+  const { ch, seconds } = await projectedStore(join(dir, "log"), dir);
+  process.stderr.write(`[bench] ${BLOCKS} synthetic blocks projected in ${seconds.toFixed(0)} s\n`);
+  const served = await serveIndex(ch);
+  const index = await timeLogs(served.url, { fromBlock: "0x1", toBlock: hex(BLOCKS) }, 5);
+  await served.close();
   await ch.close();
+  rmSync(dir, { recursive: true, force: true });
   return [
     {
       bench: "rpc",
@@ -320,26 +334,84 @@ const logsOver10k = async (): Promise<Figure[]> => {
       unit: "ms",
       note: `blocks 1..${BLOCKS} of a synthetic log (1 in 10 with logs): ${index.logs} logs; median of 5, through an index-only proxy`,
     },
-    {
-      bench: "rpc",
-      metric: `eth_getLogs, ${blocks.toLocaleString("en")} blocks, node`,
-      value: node.ms,
-      unit: "ms",
-      note: `blocks ${from}..${head} of the reference chain: ${node.logs} logs; median of 3, directly${blocks < BLOCKS ? ` (the chain is ${head} blocks long); the index over ${blocks} blocks: ${same.ms.toFixed(1)} ms, ${same.logs} logs` : ""}`,
-    },
-    {
-      bench: "rpc",
-      metric: "eth_getLogs speed-up of the index",
-      value: node.ms / same.ms,
-      unit: "×",
-      note: `node time / index time over ${blocks.toLocaleString("en")} blocks each (goal > 1)`,
-    },
   ];
 };
 
+/** The logs of every answer, as (transaction, index) keys: both sides must list the same logs. */
+const logKeys = (logs: unknown[]) =>
+  (logs as { transactionHash: string; logIndex: string }[])
+    .map((l) => `${l.transactionHash}:${Number(l.logIndex)}`)
+    .sort()
+    .join();
+
+/**
+ * The node and the index over the same dense blocks: the chain's dense run (tests/workload), its
+ * log as the ingest bench kept it (ingested here if absent), projected into a new store. Three
+ * filters: every log, one event (Transfer), one contract. Both answers must hold the same logs.
+ */
+const logsOverDense = async (started: boolean): Promise<Figure[]> => {
+  const dense = await denseRun(started);
+  const logDir = denseLogDir(dense);
+  if (!existsSync(join(logDir, "log.dat"))) {
+    process.stderr.write(
+      `[bench] ingesting the dense run ${dense.fromHeight}..${dense.toHeight}\n`,
+    );
+    const readers = makeReaders({
+      cometRpc: e.cometRpc,
+      rest: e.rest,
+      evmRpc: e.evmRpc,
+      prefix: referenceChain.bech32Prefix,
+    });
+    await ingestRange(readers, dense.fromHeight, dense.toHeight, logDir);
+    readers.close();
+  }
+  const dir = mkdtempSync(join(tmpdir(), "bench-rpc-dense-"));
+  const { ch, seconds } = await projectedStore(logDir, dir);
+  process.stderr.write(`[bench] the dense run projected in ${seconds.toFixed(0)} s\n`);
+  const served = await serveIndex(ch);
+  const range = { fromBlock: hex(dense.fromHeight), toBlock: hex(dense.toHeight) };
+  const all = await ask(e.evmRpc, rpcBody("eth_getLogs", [range]));
+  const some = (all.result ?? []) as { address: string }[];
+  const filters: [string, object][] = [
+    ["every log", range],
+    ["Transfer events", { ...range, topics: [TRANSFER] }],
+    ["one contract", { ...range, address: some[0]?.address }],
+  ];
+  const figures: Figure[] = [];
+  const blocks = dense.toHeight - dense.fromHeight + 1;
+  for (const [name, filter] of filters) {
+    const node = await timeLogs(e.evmRpc, filter, 3);
+    const index = await timeLogs(served.url, filter, 5);
+    if (node.keys !== index.keys)
+      throw new Error(
+        `eth_getLogs (${name}): the index's ${index.logs} logs are not the node's ${node.logs}`,
+      );
+    figures.push({
+      bench: "rpc",
+      metric: `eth_getLogs, dense run, ${name}: node / index`,
+      value: node.ms / index.ms,
+      unit: "×",
+      note: `${blocks} blocks, ${dense.txs} txs, ${node.logs} logs (the same both sides): node ${node.ms.toFixed(0)} ms (median of 3), index ${index.ms.toFixed(1)} ms (median of 5, through an index-only proxy); goal > 1`,
+    });
+  }
+  await served.close();
+  await ch.close();
+  rmSync(dir, { recursive: true, force: true });
+  return figures;
+};
+
 export const run = async (): Promise<Figure[]> => {
-  if (!isNodeRunning(0)) await chainStart();
-  const figures = [...(await throughput()), ...(await standInFigures()), ...(await logsOver10k())];
+  const started = !isNodeRunning(0);
+  if (started) {
+    process.env.EXPLORER_BLOCK_TIME ??= "1s"; // for the dense run, as the ingest bench makes it
+    await chainStart();
+  }
+  const figures = [
+    ...(await throughput()),
+    ...(await standInFigures()),
+    ...(await logsOver10k()),
+    ...(await logsOverDense(started)),
+  ];
   figures.push({
     bench: "rpc",
     metric: "load",

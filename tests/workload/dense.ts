@@ -17,6 +17,13 @@ export interface DenseOptions {
   readonly minTxs?: number;
   /** Funded senders, each sending one tx per round (default 64). */
   readonly senders?: number;
+  /**
+   * A round goes out while the mempool holds fewer than this many rounds (default 1: blocks of
+   * about one round each). With 2, blocks hold what the node can check in a block time (about two
+   * rounds of 64 on a quiet machine), and a slow CheckTx moves txs to the next block rather than
+   * thinning one; twice the transactions for each block to ingest.
+   */
+  readonly backlogRounds?: number;
   readonly log?: (m: string) => void;
   /** Record the run in the chain's data (denseFile, which the ingest bench reads); default true. */
   readonly record?: boolean;
@@ -72,6 +79,7 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
   const blocks = o.blocks ?? 500;
   const minTxs = o.minTxs ?? 50;
   const n = o.senders ?? 64;
+  const backlog = (o.backlogRounds ?? 1) * n;
   const log = o.log ?? ((m: string) => process.stderr.write(`[workload] ${m}\n`));
   const c = referenceChain;
   const cosmos = await CosmosTxClient.connect({ rpcUrl: o.cometRpc, denom: c.denom });
@@ -219,9 +227,9 @@ export const runDense = async (o: DenseOptions): Promise<DenseResult> => {
         throw new Error(
           `no ${blocks} dense blocks by height ${limit}: the node is too slow for ${n} senders`,
         );
-      // A backlog of two to three rounds: each block takes what the node checked since the last
-      // one, so a slow CheckTx or a stall moves txs to the next block instead of thinning a block.
-      while ((await mempoolSize(o.cometRpc)) >= 2 * n) await new Promise((r) => setTimeout(r, 25));
+      // Each block takes what the node checked since the last one (see backlogRounds).
+      while ((await mempoolSize(o.cometRpc)) >= backlog)
+        await new Promise((r) => setTimeout(r, 25));
       const { evm, cos } = round;
       const [ea, ca] = await Promise.all([
         batch(
