@@ -1,18 +1,17 @@
 import { endpoints, nodePorts } from "@explorer/infra";
-import { openCurrentSet } from "@explorer/projector";
 import { JsonRpcProvider, toQuantity } from "ethers";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiReader } from "../lib/api-node.ts";
 import { mapLimit } from "../lib/comet.ts";
 import { type CallFrame, createdBelow } from "../lib/created.ts";
-import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
+import type { ScenarioStore } from "../lib/scenario-store.ts";
+import { statsStore } from "../lib/stats-store.ts";
 
 /**
  * Issue 45's contract charts and counters: the contracts the node says each block created (its
  * receipts' contractAddress, and the CREATE and CREATE2 frames of its call traces that did not
  * fail), per UTC day of block time. Not our tables.
  */
-const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
 
@@ -42,14 +41,9 @@ const createdAt = async (b: { number: string; transactions: string[] }): Promise
 };
 
 beforeAll(async () => {
-  store = await scenarioStore("stats-contracts", inject("logDir"));
-  const { db } = await openCurrentSet(store.ch, "explorer");
-  await store.project(db);
-  api = await store.api("explorer");
-  const top = (await get("/stat")).totalBlocks as number;
-  expect(top).toBe(scenario.toHeight);
-  const lowest = (await get("/blocks?sort=height&limit=1")).docs[0].height as number;
-  const heights = Array.from({ length: top - lowest + 1 }, (_, i) => lowest + i);
+  const s = await statsStore("stats-contracts");
+  ({ store, api } = s);
+  const { heights } = s;
   blocks.push(
     ...(await mapLimit(heights, 8, async (h) => {
       const b = await provider.send("eth_getBlockByNumber", [toQuantity(h), false]);

@@ -1,16 +1,15 @@
 import { endpoints, nodePorts } from "@explorer/infra";
-import { openCurrentSet } from "@explorer/projector";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiReader } from "../lib/api-node.ts";
 import { cometGet, mapLimit } from "../lib/comet.ts";
-import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
+import type { ScenarioStore } from "../lib/scenario-store.ts";
+import { statsStore } from "../lib/stats-store.ts";
 
 /**
  * Issue 45's Cosmos charts and counters: each day's point is what the node's bank, staking,
  * mint and distribution modules answer at the day's last height; the counters what they answer at
  * the last projected height. Not our tables.
  */
-const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const DENOM = "atest";
 
@@ -62,14 +61,9 @@ const nodeAt = async (h: number) => {
 };
 
 beforeAll(async () => {
-  store = await scenarioStore("stats-cosmos", inject("logDir"));
-  const { db } = await openCurrentSet(store.ch, "explorer");
-  await store.project(db);
-  api = await store.api("explorer");
-  top = (await get("/stat")).totalBlocks;
-  expect(top).toBe(scenario.toHeight);
-  const lowest = (await get("/blocks?sort=height&limit=1")).docs[0].height as number;
-  const heights = Array.from({ length: top - lowest + 1 }, (_, i) => lowest + i);
+  const s = await statsStore("stats-cosmos");
+  ({ store, api, top } = s);
+  const { heights } = s;
   const dayOf = new Map<number, string>();
   await mapLimit(heights, 8, async (h) => {
     const b = await cometGet(e.cometRpc, `/block?height=${h}`);

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { fromBech32, toHex } from "@cosmjs/encoding";
 import { keyFromMnemonic } from "@explorer/chain";
 import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
-import { openCurrentSet } from "@explorer/projector";
 import { TOPIC } from "@explorer/raw-block";
 import { Contract, JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiReader, transfersOf } from "../lib/api-node.ts";
 import { cometGet, mapLimit, txsNaming } from "../lib/comet.ts";
-import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
+import type { ScenarioStore } from "../lib/scenario-store.ts";
+import { statsStore } from "../lib/stats-store.ts";
 
 /**
  * Issue 45's scoped series: an account's, a token's and a validator's charts by day equal what the
@@ -48,14 +48,9 @@ const expected = async (from: string, per: (day: string) => Promise<bigint> | bi
 };
 
 beforeAll(async () => {
-  store = await scenarioStore("stats-scoped", inject("logDir"));
-  const { db } = await openCurrentSet(store.ch, "explorer");
-  await store.project(db);
-  api = await store.api("explorer");
-  top = (await get("/stat")).totalBlocks;
-  expect(top).toBe(scenario.toHeight);
-  lowest = (await get("/blocks?sort=height&limit=1")).docs[0].height;
-  const heights = Array.from({ length: top - lowest + 1 }, (_, i) => lowest + i);
+  const s = await statsStore("stats-scoped");
+  ({ store, api, top, lowest } = s);
+  const { heights } = s;
   await mapLimit(heights, 8, async (h) => {
     const b = await cometGet(e.cometRpc, `/block?height=${h}`);
     dayOf.set(h, String(b.block.header.time).slice(0, 10));

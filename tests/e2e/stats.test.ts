@@ -1,21 +1,20 @@
 import { readFileSync } from "node:fs";
 import { fromBase64 } from "@cosmjs/encoding";
 import { endpoints, nodePorts } from "@explorer/infra";
-import { openCurrentSet } from "@explorer/projector";
 import { TOPIC } from "@explorer/raw-block";
 import { AuthInfo, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { JsonRpcProvider } from "ethers";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiReader, transfersOf } from "../lib/api-node.ts";
 import { cometGet, mapLimit } from "../lib/comet.ts";
-import { type ScenarioStore, scenarioStore } from "../lib/scenario-store.ts";
+import type { ScenarioStore } from "../lib/scenario-store.ts";
+import { statsStore } from "../lib/stats-store.ts";
 
 /**
  * Issue 45's "exact": after the scenario, every counter and chart of /stats equals what the node
  * itself says of the same heights: CometBFT's blocks and results, the transactions' own fees, the
  * EVM blocks and receipts (gas used × effective gas price), not our tables.
  */
-const scenario = inject("scenario");
 const e = endpoints(nodePorts(0));
 const provider = new JsonRpcProvider(e.evmRpc, 262144, { staticNetwork: true });
 const DENOM = "atest";
@@ -94,21 +93,13 @@ const transfersAt = new Map<number, number>();
 const { get } = apiReader(() => api);
 
 beforeAll(async () => {
-  store = await scenarioStore("stats", inject("logDir"));
-  const { db } = await openCurrentSet(store.ch, "explorer");
-  await store.project(db);
-  api = await store.api("explorer");
-  const st = await get("/stat");
-  expect(st.totalBlocks).toBe(scenario.toHeight);
-  const [lowest] = (await get("/blocks?sort=height&limit=1")).docs;
-  const heights = Array.from(
-    { length: st.totalBlocks - lowest.height + 1 },
-    (_, i) => lowest.height + i,
-  );
+  const s = await statsStore("stats");
+  ({ store, api } = s);
+  const { heights, lowest, top } = s;
   blocks = await mapLimit(heights, 8, readBlock);
   const logs = await provider.getLogs({
-    fromBlock: lowest.height,
-    toBlock: st.totalBlocks,
+    fromBlock: lowest,
+    toBlock: top,
     topics: [[TOPIC.transfer, TOPIC.transferSingle, TOPIC.transferBatch]],
   });
   for (const l of logs) {
