@@ -226,7 +226,7 @@ const h1 = await apiHeight();
 const lagAtEnd = (await target.head()) - h1;
 const filledAtEnd = target.bounded();
 streamOut = "";
-stream.stdin?.write("done\n");
+stream.stdin?.write(`done ${h1}\n`); // after the events of h1 reached every client (30 s at most)
 await new Promise((r) => stream.once("exit", r));
 const arrivals = JSON.parse(streamOut.trim().split("\n").at(-1)!) as Record<string, number[]>;
 await target.close();
