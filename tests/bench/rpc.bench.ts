@@ -151,13 +151,19 @@ const throughput = async (): Promise<Figure[]> => {
     const check = await ask(proxy.url, body);
     if (check.error) throw new Error(`${method} through the proxy failed: ${check.error.message}`);
     const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[] };
+    let proxyCpuUs = 0;
     for (let i = 0; i < ROUNDS; i++)
       for (const [who, url] of [
         ["direct", e.evmRpc],
         ["proxy", proxy.url],
-      ] as const)
+      ] as const) {
+        const cpu0 = process.cpuUsage();
         runs[who].push(await load({ url, body, concurrency: CONCURRENCY, seconds: SECONDS }));
+        const cpu = process.cpuUsage(cpu0);
+        if (who === "proxy") proxyCpuUs += cpu.user + cpu.system;
+      }
     const [d, p] = [summary(runs.direct), summary(runs.proxy)];
+    const proxied = runs.proxy.reduce((n, r) => n + r.requests, 0);
     const one = await paired(proxy.url, body, SECONDS * ROUNDS);
     figures.push(
       {
@@ -173,6 +179,13 @@ const throughput = async (): Promise<Figure[]> => {
         value: p.rps,
         unit: "req/s",
         note: `${(p.rps / d.rps).toFixed(2)} of direct (goal ≥ 0.8); ${CONCURRENCY} connections: p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms, ${p.errors} errors; one at a time: p50 ${one.proxy.p50.toFixed(2)} ms, p99 ${one.proxy.p99.toFixed(2)} ms`,
+      },
+      {
+        bench: "rpc",
+        metric: `${method}: the proxy's CPU per call`,
+        value: proxyCpuUs / proxied,
+        unit: "µs",
+        note: `this process's CPU time over the runs through the proxy, per call (${proxied} calls)${hasWrk ? "" : "; the load client runs in this process too (no wrk): an upper bound"}. On these 2 cores it is taken from the node's`,
       },
       {
         bench: "rpc",
