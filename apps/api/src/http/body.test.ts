@@ -1,56 +1,21 @@
-import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openClickHouse } from "@explorer/store";
-import { Verifier } from "@explorer/verifier";
-import { Layer, ManagedRuntime } from "effect";
 import { describe, expect, it } from "vitest";
-import { Db, makeDb } from "../db.ts";
-import { makeReadModel } from "../read-model/make.ts";
-import { ReadModel } from "../read-model/read-model.ts";
-import { makeVerification, Verification } from "../verification/service.ts";
-import { makeApp, Settings } from "./app.ts";
 import { jsonDepth, readJsonBody } from "./body.ts";
-import { answerOf, listening } from "./served-api.fixtures.ts";
+import { routedApp } from "./routed-app.fixtures.ts";
+import { answerOf } from "./served-api.fixtures.ts";
 
 /**
  * readJsonBody behind the app's error handling, as a POST route (verification, JSON-RPC over HTTP)
  * uses it: bounded bytes, bounded depth, JSON only, every refusal a 4xx `{error}`.
  */
-const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "api-body-")) });
-const settings = {
-  prefix: "cosmos",
-  nativeCoins: new Map([["test", "atest"]]),
-  rateLimitPerMinute: 1e9,
-  apiKeys: new Map<string, number>(),
-};
-const db = makeDb(ch, "explorer");
-const runtime = ManagedRuntime.make(
-  Layer.mergeAll(
-    Layer.succeed(Db, Db.of(db)),
-    Layer.succeed(ReadModel, ReadModel.of(makeReadModel(db))),
-    Layer.succeed(Settings, Settings.of(settings)),
-    Layer.succeed(
-      Verification,
-      Verification.of(
-        makeVerification({ verifier: new Verifier(), log: undefined, chainId: "", evmChainId: 1 }),
-      ),
-    ),
-  ),
-);
 let bytesSeen = 0;
-const app = makeApp(runtime, settings, [], (router) => {
+const { port } = await routedApp("api-body", (router) => {
   router.post("/echo", async (ctx) => {
     ctx.req.on("data", (c: Buffer) => {
       bytesSeen += c.length;
     });
     ctx.body = { got: await readJsonBody(ctx.req, { limit: 1000, maxDepth: 8 }) };
   });
-});
-const port = await listening(app, async () => {
-  await runtime.dispose();
-  await ch.close();
 });
 
 /** POSTs `chunks` (chunked unless `length` is given) and returns the answer. */

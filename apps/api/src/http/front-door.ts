@@ -3,12 +3,14 @@ import type Router from "@koa/router";
 
 type Layer = Router["stack"][number];
 
+import { log as logger } from "@explorer/service/log";
 import type { DbShape } from "../db.ts";
 import { etherscanDoor } from "../endpoints/etherscan/door.ts";
 import { logLine as log } from "../log.ts";
 import type { ImmediateAnswer, ReadModelShape } from "../read-model/read-model.ts";
 import { type Admission, everyAnswer, requestIdOf } from "./admission.ts";
 import { MAX_BODY_BYTES, tooLarge } from "./body.ts";
+import { CLIENT_CLOSED, watchClient } from "./client-gone.ts";
 import { clientIp } from "./client-ip.ts";
 import { wantsCsv } from "./csv.ts";
 import { countAnswer } from "./metrics.ts";
@@ -29,6 +31,7 @@ export interface FrontDoorParts {
 }
 
 const answered = Promise.resolve();
+const debug = logger.debug;
 
 /** Writes a whole answer: JSON `body` (a Buffer, or a value serialised) with `headers` (taken). */
 const send = (
@@ -54,10 +57,12 @@ const send = (
 /**
  * Every request of the API comes in here, once: request id and CORS headers, the body limit,
  * OPTIONS, API keys and rate limits, then the answer, counted in the metrics under its route (or
- * `other`), and a fault answered 500 with the request id. A GET whose answer the read model holds
- * (kept, or made at once from the records it keeps for a route the router matched) is written
- * here; anything else goes on to the routed path (Koa and the router). Koa's context costs about
- * a third of a hot answer's time on the main thread, which the first way saves.
+ * `other`), and a fault answered 500 with the request id. A request whose client goes before
+ * its answer is counted under 499 and logged at debug (client-gone.ts). A GET whose answer the
+ * read model holds (kept, or made at once from the records it keeps for a route the router
+ * matched) is written here; anything else goes on to the routed path (Koa and the router). Koa's
+ * context costs about a third of a hot answer's time on the main thread, which the first way
+ * saves.
  */
 export const frontDoor = (p: FrontDoorParts) => {
   const maxBody = p.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -127,9 +132,15 @@ export const frontDoor = (p: FrontDoorParts) => {
     const count = (route = "other") => countAnswer(route, res.statusCode, t0);
     const fault = (e: unknown) => {
       log("error", { requestId: id, path: url, error: String((e as Error)?.stack ?? e) });
-      if (res.headersSent) res.destroy();
+      if (res.headersSent || res.destroyed) res.destroy();
       else send(res, 500, everyAnswer(id), internalError(id));
       count();
+    };
+    /** Counted under 499 when its client went before the answer ended (client-gone.ts). */
+    const counted = (gone: AbortSignal) => (route?: string) => {
+      if (!gone.aborted) return count(route);
+      debug("client closed the request", { requestId: id, path: url, route: route ?? "other" });
+      countAnswer(route ?? "other", CLIENT_CLOSED, t0);
     };
     try {
       const headers: Record<string, string | number> = everyAnswer(id);
@@ -162,7 +173,8 @@ export const frontDoor = (p: FrontDoorParts) => {
         return answered;
       }
       for (const [name, value] of Object.entries(admitted)) res.setHeader(name, value);
-      return p.routed(req, res).then(count, fault);
+      const done = counted(watchClient(req, res));
+      return p.routed(req, res).then(done, fault);
     } catch (e) {
       fault(e);
       return answered;

@@ -46,8 +46,13 @@ export const steady = (headers: Headers | IncomingHttpHeaders) =>
       ),
   );
 
-/** The requests the metrics counted under `route`. */
-export const requestsCounted = (route: string) =>
+/** The requests the metrics counted under `route` (with `status`, if given). */
+export const requestsCounted = (route: string, status?: number) =>
   Effect.runSync(Metric.snapshot)
-    .filter((s) => s.id === "api_requests_total" && s.attributes?.route === route)
+    .filter(
+      (s) =>
+        s.id === "api_requests_total" &&
+        s.attributes?.route === route &&
+        (status === undefined || s.attributes?.status === String(status)),
+    )
     .reduce((n, s) => n + Number((s.state as { count: number }).count), 0);

@@ -3,13 +3,15 @@ import { Cause, Effect, Exit, Option } from "effect";
 import type Koa from "koa";
 import { Db, type DbShape } from "../db.ts";
 import { logLine as log } from "../log.ts";
+import type { KeptAnswer } from "../read-model/answers.ts";
 import type { ReadModelShape } from "../read-model/read-model.ts";
+import { clientGone, sharedWork } from "./client-gone.ts";
 import { wantsCsv } from "./csv.ts";
 import { type ApiError, BadRequest, NotFound, StoreFailure, statusOf } from "./errors.ts";
 import { holdsJsonText, jsonOf } from "./json-text.ts";
 import type { Query } from "./params.ts";
 import { errorBody, internalError, reply } from "./reply.ts";
-import type { Handler, Runtime } from "./settings.ts";
+import type { Handler, Runtime, Services } from "./settings.ts";
 import { LIST_PARAMS, type RouteSpec, validateRequest } from "./spec.ts";
 import { filterNames } from "./undeclared.ts";
 
@@ -40,6 +42,17 @@ export const runHandler = (
   const specs = new Map(routes.map((r) => [`${r.method.toUpperCase()} /api/1.0${r.path}`, r]));
   const answers = reads.answers;
   const filters = filterNames(routes, LIST_PARAMS);
+  const shared = new WeakMap<KeptAnswer, ReturnType<typeof sharedWork>>();
+  /** A new kept answer, made once for every request asking it meanwhile (see sharedWork). */
+  const made = (key: string, route: string, handle: Effect.Effect<unknown, ApiError, Services>) => {
+    const work = sharedWork(() => answers.forget(key, answer));
+    const answer = answers.made(key, route, async () => {
+      const x = await runtime.runPromiseExit(handle, { signal: work.signal });
+      return Exit.isSuccess(x) ? Buffer.from(jsonOf(x.value)) : x;
+    });
+    shared.set(answer, work);
+    return answer;
+  };
   return (h: Handler): RouterMiddleware =>
     async (ctx) => {
       const spec = specs.get(`${ctx.method === "HEAD" ? "GET" : ctx.method} ${routeOf(ctx) ?? ""}`);
@@ -60,6 +73,10 @@ export const runHandler = (
           }
         return h(ctx);
       });
+      // A client gone before its handler runs costs nothing more; one that goes while it runs
+      // interrupts it (no further query, nothing written). The front door counts it (499).
+      const gone = clientGone(ctx.req);
+      if (gone?.aborted) return;
       let failed: Exit.Exit<unknown, ApiError> | undefined;
       // A CSV answer is a stream, never kept.
       const csv = spec?.list && wantsCsv([ctx.query.format].flat()[0], ctx.get("accept"));
@@ -69,25 +86,34 @@ export const runHandler = (
         const st = db.peek() ?? (await runtime.runPromise(stateOfDb).catch(() => undefined));
         if (st) {
           const key = answers.keyOf(st, cache === "immutable", ctx.url);
-          const hit =
-            answers.get(key) ??
-            answers.made(key, `/api/1.0${spec.path}`, async () => {
-              const x = await runtime.runPromiseExit(handle);
-              return Exit.isSuccess(x) ? Buffer.from(jsonOf(x.value)) : x;
-            });
+          const hit = answers.get(key) ?? made(key, `/api/1.0${spec.path}`, handle);
+          const stop = shared.get(hit)?.wait(gone);
           const out = await hit.answer;
+          stop?.();
           if (out instanceof Uint8Array) {
             await reply(ctx, out, () => answers.gzippedOnce(key, hit, out));
             return;
           }
           answers.forget(key, hit);
-          failed = out;
+          // Interrupted: every client waiting had gone (this one too: nothing to answer), or the
+          // API stops (made again below, and answered so).
+          if (Exit.isSuccess(out) || !Cause.hasInterruptsOnly(out.cause)) failed = out;
+          else if (gone?.aborted) return;
         }
       }
-      const exit = failed ?? (await runtime.runPromiseExit(handle));
+      const exit = failed ?? (await runtime.runPromiseExit(handle, { signal: gone }));
       if (Exit.isSuccess(exit)) {
         if (holdsJsonText(exit.value)) await reply(ctx, Buffer.from(jsonOf(exit.value)));
         else ctx.body = exit.value;
+        return;
+      }
+      if (Cause.hasInterruptsOnly(exit.cause)) {
+        // Interrupted because the client went: nothing to answer (the front door counts it).
+        if (gone?.aborted) return;
+        // Else by the runtime's disposal, which interrupts the fibers it runs: the API stops.
+        ctx.status = 503;
+        ctx.set("connection", "close");
+        ctx.body = errorBody("the API is stopping: retry on another instance or later");
         return;
       }
       // Typed failures, and the same errors thrown by pure parsing inside a handler.

@@ -43,7 +43,7 @@ const formatParam = queryOneOf(FORMATS, "answer format (else by Accept; default 
  * answer is the engine's own bytes in the format asked.
  */
 const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlRequest | string>) =>
-  Effect.promise(async () => {
+  Effect.promise(async (signal) => {
     const engine = settings.sqlEngine;
     const policy = settings.sql;
     const refuse = (status: number, error: string) => {
@@ -83,6 +83,8 @@ const answer = (settings: ApiSettings, ctx: Exchange, read: () => Promise<SqlReq
     try {
       const runner = await engine.runner();
       const v = await checkQuery(runner, engine.base, req.query, req.params, policy.limits);
+      // The client gone (the request's fiber interrupted: http/client-gone.ts): not run at all.
+      if (signal.aborted) return undefined;
       if (v.kind === "refused") return refuse(403, `refused: ${v.what}: ${v.reason}`);
       if (v.kind === "failed") return refuse(v.status, v.message);
       try {

@@ -46,7 +46,12 @@ export const streamedBody = (
     }
   }
   const out = Readable.from(parts(), { objectMode: false });
-  out.once("close", done);
-  response.once("close", () => out.destroy());
+  out.once("close", () => {
+    // Never read (the client went before it began): the engine's stream ends here all the same.
+    (body as Partial<Readable>).destroy?.();
+    done();
+  });
+  if (response.destroyed) out.destroy();
+  else response.once("close", () => out.destroy());
   return out;
 };
