@@ -1,5 +1,6 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { endpoints, nodePorts } from "@explorer/infra";
+import { parseUpstreams } from "@explorer/rpc-proxy";
 import { EtherscanProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cometReader } from "../lib/api-node.ts";
@@ -23,6 +24,7 @@ const TO = scenario.toHeight;
 const { cometRpc } = endpoints(nodePorts(0));
 const comet = cometReader(cometRpc);
 let server: RpcServer;
+let store: Awaited<ReturnType<typeof projectedStore>>;
 let base: string;
 
 type Obj = Record<string, any>;
@@ -49,7 +51,7 @@ const blocks: { height: number; time: number }[] = [];
 const touched = new Set<string>();
 
 beforeAll(async () => {
-  const store = await projectedStore([{ logDir: inject("logDir"), db: "explorer" }]);
+  store = await projectedStore([{ logDir: inject("logDir"), db: "explorer" }]);
   server = await startRpcServer(store, rpcTestSettings());
   base = server.url.replace(/\/rpc$/, "");
   for (let h = 1; h <= TO; h++) {
@@ -519,5 +521,30 @@ describe("Etherscan-style API", () => {
     // Its EVM transactions are among them, under their Cosmos hash.
     const evm = txs.filter(({ tx }) => tx.from.toLowerCase() === a).map(({ tx }) => tx.hash);
     expect(mine.flatMap((t) => t.evmHashes)).toEqual(expect.arrayContaining(evm));
+  });
+
+  it("two APIs in one process each ask the node through their own proxy", async () => {
+    // A second API over the same store whose only upstream is a port nobody listens on.
+    const other = await startRpcServer(
+      store,
+      rpcTestSettings({ upstreams: parseUpstreams("http://127.0.0.1:9") }),
+    );
+    try {
+      const q = { module: "proxy", action: "eth_getBlockByNumber", tag: hex(TO), boolean: "false" };
+      const ask = async (at: string) =>
+        (await (await fetch(`${at}/api?${new URLSearchParams(q)}`)).json()) as Obj;
+      const block = await node("eth_getBlockByNumber", [hex(TO), false]);
+      // The first API still asks the reference node, after the second attached its proxy.
+      expect((await ask(base)).result.hash).toBe(block.hash);
+      const stranded = await ask(other.url.replace(/\/rpc$/, ""));
+      expect(stranded.result?.hash).toBeUndefined();
+      expect(JSON.stringify(stranded)).not.toContain(block.hash);
+    } finally {
+      await other.close();
+    }
+    // Once the second has closed, the first is unchanged.
+    expect((await es({ module: "proxy", action: "eth_blockNumber" })).result).toMatch(
+      /^0x[0-9a-f]+$/,
+    );
   });
 });

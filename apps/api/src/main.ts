@@ -19,6 +19,7 @@ import { Verifier } from "@explorer/verifier";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { ApiConfig, apiSettings, verifierOptions } from "./config.ts";
 import { Db, makeDb } from "./db.ts";
+import { makeNodeLink, NodeLink } from "./endpoints/etherscan/node.ts";
 import { makeSqlEngine } from "./endpoints/sql/engine.ts";
 import { type ApiSettings, makeApp, type Probes, Settings } from "./http/app.ts";
 import { mountRoutes } from "./http/mount.ts";
@@ -57,6 +58,8 @@ export const buildApi = (
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       Layer.succeed(Db, Db.of(db)),
+      // The JSON-RPC proxy this API's node calls go through, once attached (rpc/attach.ts).
+      Layer.succeed(NodeLink, NodeLink.of(makeNodeLink())),
       // The record cache's follower stops (and its file closes) with the runtime.
       Layer.effect(
         ReadModel,

@@ -5,6 +5,7 @@ import { openClickHouse } from "@explorer/store";
 import { Verifier } from "@explorer/verifier";
 import { Layer, ManagedRuntime } from "effect";
 import { Db, makeDb } from "../db.ts";
+import { makeNodeLink, NodeLink } from "../endpoints/etherscan/node.ts";
 import { makeReadModel } from "../read-model/make.ts";
 import { ReadModel } from "../read-model/read-model.ts";
 import { makeVerification, Verification } from "../verification/service.ts";
@@ -34,6 +35,7 @@ export const routedApp = async (
       Layer.succeed(Db, Db.of(db)),
       Layer.succeed(ReadModel, ReadModel.of(makeReadModel(db))),
       Layer.succeed(Settings, Settings.of(settings)),
+      Layer.succeed(NodeLink, NodeLink.of(makeNodeLink())),
       Layer.succeed(
         Verification,
         Verification.of(

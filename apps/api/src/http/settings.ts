@@ -2,6 +2,7 @@ import { SettingError } from "@explorer/service";
 import { Context, type Effect, type ManagedRuntime, Option, Redacted } from "effect";
 import type Koa from "koa";
 import type { Db } from "../db.ts";
+import type { NodeLink } from "../endpoints/etherscan/node.ts";
 import type { SqlPolicy } from "../endpoints/sql/access.ts";
 import type { SqlEngine } from "../endpoints/sql/engine.ts";
 import type { ReadModel } from "../read-model/read-model.ts";
@@ -31,7 +32,7 @@ export interface ApiSettings {
 
 export class Settings extends Context.Service<Settings, ApiSettings>()("api/Settings") {}
 
-export type Services = Db | ReadModel | Settings | Verification;
+export type Services = Db | ReadModel | Settings | Verification | NodeLink;
 export type Handler = (ctx: Koa.Context) => Effect.Effect<unknown, ApiError, Services>;
 export type Runtime = ManagedRuntime.ManagedRuntime<Services, never>;
 

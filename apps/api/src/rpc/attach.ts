@@ -12,7 +12,7 @@ import { log } from "@explorer/service/log";
 import { Effect } from "effect";
 import { LRUCache } from "lru-cache";
 import { Db } from "../db.ts";
-import { useRpcProxy } from "../endpoints/etherscan/node.ts";
+import { NodeLink } from "../endpoints/etherscan/node.ts";
 import type { Runtime } from "../http/app.ts";
 import { RpcAccess } from "./access.ts";
 import type { RpcSettings } from "./config.ts";
@@ -79,7 +79,13 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     coalesce: settings.coalesce,
     ...(settings.chainId !== undefined ? { chainId: settings.chainId } : {}),
   });
-  useRpcProxy(proxy); // the Etherscan-style API's node calls
+  // The Etherscan-style API's node calls, this API's alone.
+  const link = runtime?.runSync(
+    Effect.gen(function* () {
+      return yield* NodeLink;
+    }),
+  );
+  link?.use(proxy);
   const hub = new SubscriptionHub(pool, settings.pool.timeoutMs);
   const access = new RpcAccess(settings);
   const onHttp = httpHandler(proxy, access, settings);
@@ -113,7 +119,7 @@ export const attachRpc = async (server: HttpServer, settings: RpcSettings, runti
     pool,
     hub,
     close: async () => {
-      useRpcProxy(undefined);
+      link?.use(undefined);
       server.off("upgrade", onUpgrade);
       server.off("request", onRequest);
       for (const l of others) server.on("request", l);

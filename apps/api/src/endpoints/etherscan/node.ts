@@ -1,15 +1,29 @@
 import type { RpcProxy } from "@explorer/rpc-proxy";
-import { Effect } from "effect";
+import { Context, Effect } from "effect";
 import { NotOk } from "./envelope.ts";
 
 /**
- * The JSON-RPC proxy the API's server carries (rpc/attach.ts sets it once attached): the node
+ * The JSON-RPC proxy the API's server carries, one link per API (its runtime holds it): the node
  * calls of the Etherscan-style API go through it, with its availability policy, cache and index.
+ * The proxy needs the API's runtime for its index, so it is made after it: rpc/attach.ts sets it
+ * once attached, and unsets it when closed.
  */
-let proxy: RpcProxy | undefined;
+export interface NodeLinkShape {
+  readonly proxy: () => RpcProxy | undefined;
+  readonly use: (p: RpcProxy | undefined) => void;
+}
 
-export const useRpcProxy = (p: RpcProxy | undefined) => {
-  proxy = p;
+export class NodeLink extends Context.Service<NodeLink, NodeLinkShape>()("api/NodeLink") {}
+
+/** A link with no proxy yet. */
+export const makeNodeLink = (): NodeLinkShape => {
+  let proxy: RpcProxy | undefined;
+  return {
+    proxy: () => proxy,
+    use: (p) => {
+      proxy = p;
+    },
+  };
 };
 
 /** One JSON-RPC call's answer: its result, or its error. */
@@ -18,7 +32,7 @@ export type RpcAnswer = { result?: unknown; error?: { code: number; message: str
 /** Calls in one batch through the proxy (as an anonymous client): the answers in call order. */
 export const rpcBatch = (calls: readonly { method: string; params: readonly unknown[] }[]) =>
   Effect.gen(function* () {
-    const p = proxy;
+    const p = (yield* NodeLink).proxy();
     if (!p)
       return yield* new NotOk({
         message: "this API instance has no JSON-RPC proxy (set RPC_UPSTREAMS) to ask the node",
