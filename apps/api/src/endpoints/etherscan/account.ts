@@ -1,4 +1,6 @@
 import { Effect } from "effect";
+import { inLookup } from "../../http/lookup-page.ts";
+import { Where } from "../../http/where.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
 import { cosmosTxActions } from "./cosmos-txs.ts";
@@ -6,7 +8,7 @@ import { NotOk, none, ok } from "./envelope.ts";
 import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
-import { paging } from "./paging.ts";
+import { lookupPage, paging } from "./paging.ts";
 import { tokenBalanceActions } from "./token-balances.ts";
 import { tokenTransferActions } from "./token-transfers.ts";
 
@@ -72,7 +74,12 @@ const txlist = ({ form, db, prefix }: ActionRequest) =>
     return ok(rows.map((t) => txlistRecord(t, st.height, name(t))));
   });
 
-/** getminedblocks: the blocks whose proposer is the validator the account operates. */
+/**
+ * getminedblocks: the blocks whose proposer is the validator the account operates. The page is cut
+ * from the blocks' narrow (proposer, height) columns in height order, then just its blocks are
+ * read: no OFFSET over whole rows read with FINAL (lookupPage, as txlist's page). Numbers are
+ * decimal text, as Etherscan gives them.
+ */
 const getminedblocks = ({ form, db, prefix }: ActionRequest) =>
   Effect.gen(function* () {
     const f = yield* readArgs({ address: text, blocktype: text }, form);
@@ -83,12 +90,23 @@ const getminedblocks = ({ form, db, prefix }: ActionRequest) =>
       });
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
+    const cons = yield* db.query<{ c: string }>(
+      "SELECT DISTINCT cons_address AS c FROM {db}.validators FINAL WHERE account = {acc:String}",
+      { acc: a.bech32 },
+    );
+    if (cons.length === 0) return none("No transactions found");
+    const w = new Where().and(
+      inLookup({
+        columns: ["height"],
+        table: "(SELECT proposer_cons AS key, height FROM {db}.blocks)",
+        keys: cons.map((r) => r.c),
+        page: lookupPage(p, "height"),
+      }),
+    );
     const rows = yield* db.query<{ h: string; t: string }>(
-      `SELECT height AS h, toUnixTimestamp(time) AS t FROM {db}.blocks FINAL
-        WHERE proposer_cons IN (SELECT cons_address FROM {db}.validators FINAL WHERE account = {acc:String})
-          AND height BETWEEN {lo:UInt64} AND {hi:UInt64}
-        ORDER BY height ${p.desc ? "DESC" : "ASC"} LIMIT ${p.take} OFFSET ${p.skip}`,
-      { acc: a.bech32, lo: p.startblock, hi: p.endblock },
+      `SELECT toString(height) AS h, toString(toUnixTimestamp(time)) AS t FROM {db}.blocks ${w.sql}
+        ORDER BY height ${p.desc ? "DESC" : "ASC"} LIMIT 1 BY height`,
+      w.params,
     );
     return rows.length
       ? ok(rows.map((r) => ({ blockNumber: r.h, timeStamp: r.t, blockReward: "0" })))

@@ -1,20 +1,14 @@
 import { projectEvmTxs } from "@explorer/projections";
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { describe, expect, it } from "vitest";
-import { servedApi } from "../../http/served-api.fixtures.ts";
+import { servedEtherscan } from "./served-etherscan.fixtures.ts";
 
 /**
  * Store-made actions are kept by the answer cache until the projected height moves; node-made ones
  * never are. Checked on a real store holding the recorded blocks' EVM transactions.
  */
 const blocks = recordedBlocks();
-const { ch, db, app, port } = await servedApi("etherscan-kept", {
-  prefix: "cosmos",
-  nativeCoins: new Map([["test", "atest"]]),
-  rateLimitPerMinute: 1e6,
-  apiKeys: new Map(),
-});
-const url = `http://127.0.0.1:${port}/api`;
+const { ch, db, app, url } = await servedEtherscan("etherscan-kept");
 const get = async (q: Record<string, string>) =>
   Buffer.from(await (await fetch(`${url}?${new URLSearchParams(q)}`)).arrayBuffer());
 /** The same request as a form POST: never kept, so made anew each time. */

@@ -9,7 +9,7 @@ import {
 } from "@explorer/projections";
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
-import { servedApi } from "../../http/served-api.fixtures.ts";
+import { servedEtherscan } from "./served-etherscan.fixtures.ts";
 
 /**
  * txlist, tokentx and getLogs answered from a real store holding the recorded blocks of the
@@ -19,14 +19,7 @@ import { servedApi } from "../../http/served-api.fixtures.ts";
 // biome-ignore lint/suspicious/noExplicitAny: answers and recorded node JSON, read loosely
 type Obj = Record<string, any>;
 const blocks = recordedBlocks();
-const { ch, db, port } = await servedApi("etherscan-store", {
-  prefix: "cosmos",
-  nativeCoins: new Map([["test", "atest"]]),
-  rateLimitPerMinute: 1e6,
-  apiKeys: new Map(),
-});
-const es = async (q: Record<string, string>) =>
-  (await (await fetch(`http://127.0.0.1:${port}/api?${new URLSearchParams(q)}`)).json()) as Obj;
+const { ch, db, es } = await servedEtherscan("etherscan-store");
 
 const txs = blocks.flatMap((b) =>
   ((b.evm.block?.transactions ?? []) as Obj[]).map((tx) => ({
