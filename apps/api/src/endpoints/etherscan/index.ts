@@ -13,6 +13,7 @@ import { CONTRACT } from "./contract.ts";
 import { notOk, TEXT } from "./envelope.ts";
 import { etherscanCache } from "./kept.ts";
 import { LOGS } from "./logs.ts";
+import { named, textOf } from "./names.ts";
 import { PROXY } from "./proxy.ts";
 import { STATS, TOKEN } from "./token.ts";
 import { TRANSACTION } from "./transaction.ts";
@@ -41,15 +42,6 @@ const queryOf = (url: string | undefined): Record<string, unknown> => {
   return out;
 };
 
-/** `record`'s own entry named `name` (a module or action named `toString` is none). */
-const own = <T>(record: Readonly<Record<string, T>>, name: string | undefined): T | undefined =>
-  name !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
-
-const str = (f: Form, name: string) => {
-  const v = f[name];
-  return typeof v === "string" ? v.trim() : undefined;
-};
-
 /**
  * One handler for GET (query) and POST (form or JSON body, the query's parameters also read): the
  * chain id (`required` on /v2/api), an API key given in the form, then the module's action.
@@ -63,14 +55,14 @@ const dispatch =
         ...(method === "post" ? yield* body(ctx) : {}),
       };
       const { evmChainId } = yield* Verification;
-      const chainid = str(form, "chainid");
+      const chainid = textOf(form.chainid);
       if ((chainRequired && !chainid) || (chainid && chainid !== String(evmChainId)))
         return notOk(`${TEXT.chain} (this API serves chain ${evmChainId})`);
-      const key = str(form, "apikey");
+      const key = textOf(form.apikey);
       if (key && settings.apiKeys.size > 0 && !settings.apiKeys.has(key)) return notOk(TEXT.key);
-      const actions = own(MODULES, str(form, "module"));
+      const actions = named(MODULES, form.module);
       if (!actions) return notOk(TEXT.module);
-      const act = own(actions, str(form, "action"));
+      const act = named(actions, form.action);
       if (!act) return notOk(TEXT.action);
       return yield* act({ form, db, prefix: settings.prefix, method }).pipe(
         Effect.catchTag("NotOk", (e) => Effect.succeed(notOk(e.message))),

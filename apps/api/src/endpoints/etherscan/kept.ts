@@ -1,5 +1,6 @@
 import type { Query } from "../../http/params.ts";
 import type { CachePolicy } from "../../http/spec.ts";
+import { named, textOf } from "./names.ts";
 
 /**
  * The actions whose answer is a function of the store alone (its table set, projected height and
@@ -9,29 +10,25 @@ import type { CachePolicy } from "../../http/spec.ts";
  * getsourcecode's proxy slots), answer with state that moves without the height
  * (checkverifystatus), or act (verifysourcecode).
  */
-const STORE_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries({
-    account: new Set([
-      "txlist",
-      "tokentx",
-      "tokennfttx",
-      "token1155tx",
-      "txlistinternal",
-      "tokenbalance",
-      "tokenlist",
-      "getminedblocks",
-      "cosmostxlist",
-    ]),
-    contract: new Set(["getabi", "getcontractcreation", "listcontracts"]),
-    logs: new Set(["getLogs", "getlogs"]),
-    block: new Set(["getblocknobytime", "getblockcountdown", "getblockreward"]),
-    token: new Set(["tokeninfo", "tokenholdercount", "tokenholderlist"]),
-    stats: new Set(["tokensupply"]),
-  }),
-); // a Map: a module named `toString` or `__proto__` is no module, not Object's own
-
-const one = (v: string | string[] | undefined) => (typeof v === "string" ? v.trim() : "");
+const STORE_MADE: Readonly<Record<string, readonly string[]>> = {
+  account: [
+    "txlist",
+    "tokentx",
+    "tokennfttx",
+    "token1155tx",
+    "txlistinternal",
+    "tokenbalance",
+    "tokenlist",
+    "getminedblocks",
+    "cosmostxlist",
+  ],
+  contract: ["getabi", "getcontractcreation", "listcontracts"],
+  logs: ["getLogs", "getlogs"],
+  block: ["getblocknobytime", "getblockcountdown", "getblockreward"],
+  token: ["tokeninfo", "tokenholdercount", "tokenholderlist"],
+  stats: ["tokensupply"],
+};
 
 /** The answer cache's policy for a GET's query: kept by height when its action is store-made. */
 export const etherscanCache = (query: Query): CachePolicy =>
-  STORE_MADE.get(one(query.module))?.has(one(query.action)) ? "hot" : "none";
+  named(STORE_MADE, query.module)?.includes(textOf(query.action) ?? "") ? "hot" : "none";
