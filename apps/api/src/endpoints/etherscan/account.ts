@@ -1,6 +1,4 @@
 import { Effect } from "effect";
-import { inLookup } from "../../http/lookup-page.ts";
-import { Where } from "../../http/where.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
 import { cosmosTxActions } from "./cosmos-txs.ts";
@@ -8,7 +6,7 @@ import { NotOk, none, ok } from "./envelope.ts";
 import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
-import { lookupPage, paging } from "./paging.ts";
+import { paging } from "./paging.ts";
 import { tokenBalanceActions } from "./token-balances.ts";
 import { tokenTransferActions } from "./token-transfers.ts";
 
@@ -75,10 +73,11 @@ const txlist = ({ form, db, prefix }: ActionRequest) =>
   });
 
 /**
- * getminedblocks: the blocks whose proposer is the validator the account operates. The page is cut
- * from the blocks' narrow (proposer, height) columns in height order, then just its blocks are
- * read: no OFFSET over whole rows read with FINAL (lookupPage, as txlist's page). Numbers are
- * decimal text, as Etherscan gives them.
+ * getminedblocks: the blocks whose proposer is the validator the account operates, numbers as
+ * decimal text (Etherscan's). OFFSET over `blocks` FINAL costs about the same for any page of
+ * the window: on 300,000 blocks of 4 proposers (medians of 9, 2 busy cores) 19-57 ms, first or
+ * 10,000th record. The page cut first from (proposer, height), as txlist's, was 15-25 ms
+ * ascending but 58-157 ms descending, so it is not used here.
  */
 const getminedblocks = ({ form, db, prefix }: ActionRequest) =>
   Effect.gen(function* () {
@@ -90,23 +89,12 @@ const getminedblocks = ({ form, db, prefix }: ActionRequest) =>
       });
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
-    const cons = yield* db.query<{ c: string }>(
-      "SELECT DISTINCT cons_address AS c FROM {db}.validators FINAL WHERE account = {acc:String}",
-      { acc: a.bech32 },
-    );
-    if (cons.length === 0) return none("No transactions found");
-    const w = new Where().and(
-      inLookup({
-        columns: ["height"],
-        table: "(SELECT proposer_cons AS key, height FROM {db}.blocks)",
-        keys: cons.map((r) => r.c),
-        page: lookupPage(p, "height"),
-      }),
-    );
     const rows = yield* db.query<{ h: string; t: string }>(
-      `SELECT toString(height) AS h, toString(toUnixTimestamp(time)) AS t FROM {db}.blocks ${w.sql}
-        ORDER BY height ${p.desc ? "DESC" : "ASC"} LIMIT 1 BY height`,
-      w.params,
+      `SELECT toString(height) AS h, toString(toUnixTimestamp(time)) AS t FROM {db}.blocks FINAL
+        WHERE proposer_cons IN (SELECT cons_address FROM {db}.validators FINAL WHERE account = {acc:String})
+          AND height BETWEEN {lo:UInt64} AND {hi:UInt64}
+        ORDER BY height ${p.desc ? "DESC" : "ASC"} LIMIT ${p.take} OFFSET ${p.skip}`,
+      { acc: a.bech32, lo: p.startblock, hi: p.endblock },
     );
     return rows.length
       ? ok(rows.map((r) => ({ blockNumber: r.h, timeStamp: r.t, blockReward: "0" })))
