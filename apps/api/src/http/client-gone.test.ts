@@ -1,3 +1,4 @@
+import { EventEmitter, once } from "node:events";
 import { request } from "node:http";
 import { logSettings, useLogSettings } from "@explorer/service/log";
 import { Effect } from "effect";
@@ -15,11 +16,14 @@ import type { RouteSpec } from "./spec.ts";
  * is there. A genuine failure is still an error, logged with its cause.
  */
 const steps: string[] = [];
+/** Says each handler's name as it starts its work. */
+const started = new EventEmitter();
 /** A handler whose work is a real query of half a second, then a step that must not run late. */
 const slow =
   (name: string): Handler =>
   () =>
     Effect.gen(function* () {
+      started.emit(name);
       yield* (yield* Db).query("SELECT sleep(0.5)");
       steps.push(`${name}: computed`);
       return { name };
@@ -42,7 +46,7 @@ const kept = (path: string): RouteSpec => ({
   example: {},
 });
 
-const { port } = await routedApp(
+const { app, port } = await routedApp(
   "api-client-gone",
   (router, run) => {
     router.get("/slow", run(slow("slow")));
@@ -56,8 +60,8 @@ const { port } = await routedApp(
   [kept("/kept-a"), kept("/kept-b")],
 );
 
-/** A GET whose client hangs up after `ms` (never answered) or waits for the answer. */
-const get = (path: string, hangUpAfterMs?: number) =>
+/** A GET whose client hangs up after `hangUp` (ms, or once it settles), or waits for the answer. */
+const get = (path: string, hangUp?: number | Promise<unknown>) =>
   new Promise<{ status: number; body: string } | "gone">((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path: `/api/1.0${path}` }, (res) => {
       let body = "";
@@ -66,14 +70,20 @@ const get = (path: string, hangUpAfterMs?: number) =>
       });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
     });
-    req.on("error", (e) => (req.destroyed && hangUpAfterMs !== undefined ? undefined : reject(e)));
+    req.on("error", (e) => (req.destroyed && hangUp !== undefined ? undefined : reject(e)));
     req.end();
-    if (hangUpAfterMs !== undefined)
-      setTimeout(() => {
-        req.destroy();
-        resolve("gone");
-      }, hangUpAfterMs);
+    const leave = () => {
+      req.destroy();
+      resolve("gone");
+    };
+    if (typeof hangUp === "number") setTimeout(leave, hangUp);
+    else hangUp?.then(leave);
   });
+/** Once another request has joined an answer being made (the answer cache counts it found). */
+const joined = async () => {
+  const hits = app.answerCache.hits;
+  while (app.answerCache.hits === hits) await new Promise((r) => setTimeout(r, 5));
+};
 const settle = () => new Promise((r) => setTimeout(r, 900));
 
 const lines: string[] = [];
@@ -100,7 +110,7 @@ describe("a client gone before its answer", () => {
   it("interrupts the work, counts 499 and logs it once at debug, never as an error", async () => {
     const counted = requestsCounted("/api/1.0/slow", 499);
     lines.length = 0;
-    expect(await get("/slow", 100)).toBe("gone");
+    expect(await get("/slow", once(started, "slow"))).toBe("gone");
     await settle();
     expect(steps).toEqual(["slow: interrupted"]);
     expect(requestsCounted("/api/1.0/slow", 499)).toBe(counted + 1);
@@ -115,7 +125,8 @@ describe("a client gone before its answer", () => {
 
   it("goes on with an answer made for several clients while one of them waits", async () => {
     steps.length = 0;
-    const [left, stayed] = await Promise.all([get("/kept-a", 100), get("/kept-a")]);
+    const together = joined();
+    const [left, stayed] = await Promise.all([get("/kept-a", together), get("/kept-a")]);
     expect(left).toBe("gone");
     expect(stayed).toEqual({ status: 200, body: '{"name":"kept-a"}' });
     expect(steps).toEqual(["kept-a: computed"]);
@@ -123,7 +134,12 @@ describe("a client gone before its answer", () => {
 
   it("interrupts it once every client waiting for it has gone, and makes it anew for the next", async () => {
     steps.length = 0;
-    expect(await Promise.all([get("/kept-b", 100), get("/kept-b", 150)])).toEqual(["gone", "gone"]);
+    const together = joined();
+    const later = together.then(() => new Promise((r) => setTimeout(r, 50)));
+    expect(await Promise.all([get("/kept-b", together), get("/kept-b", later)])).toEqual([
+      "gone",
+      "gone",
+    ]);
     await settle();
     expect(steps).toEqual(["kept-b: interrupted"]);
     expect(await get("/kept-b")).toEqual({ status: 200, body: '{"name":"kept-b"}' });
