@@ -95,10 +95,9 @@ export const runHandler = (
             return;
           }
           answers.forget(key, hit);
-          // Interrupted: every client waiting had gone (this one too: nothing to answer), or the
-          // API stops (made again below, and answered so).
-          if (Exit.isSuccess(out) || !Cause.hasInterruptsOnly(out.cause)) failed = out;
-          else if (gone?.aborted) return;
+          // Interrupted with every client gone, this one too (none joins an abandoned answer).
+          if (gone?.aborted && Exit.isFailure(out) && Cause.hasInterruptsOnly(out.cause)) return;
+          failed = out;
         }
       }
       const exit = failed ?? (await runtime.runPromiseExit(handle, { signal: gone }));
