@@ -64,6 +64,16 @@ ENGINE = ReplacingMergeTree
 ORDER BY (address, denom, height)
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.block_messages
+(
+    `height` UInt64,
+    `type` String COMMENT 'a message type URL',
+    `messages` UInt32 COMMENT 'messages of that type in the bodies of the block\'s transactions'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (height, type)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.block_records
 (
     `key` String COMMENT 'height, zero-padded to 12 digits: 000000012345',
@@ -159,6 +169,28 @@ CREATE TABLE {db}.day_stats
 )
 ENGINE = ReplacingMergeTree(max_height)
 ORDER BY day
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.day_types
+(
+    `kind` LowCardinality(String) COMMENT 'messages, transfers, or blocks (a row each day)',
+    `type` String COMMENT 'a message type URL, a token type (CFC-20, CFC-721, ERC-1155), or empty',
+    `day` Date,
+    `max_height` UInt64 COMMENT 'the day\'s last height',
+    `n` UInt64 COMMENT 'messages of the type, transfers (each ERC-1155 batch item) of the token type, or blocks'
+)
+ENGINE = ReplacingMergeTree(max_height)
+ORDER BY (kind, type, day)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.delegator_history
+(
+    `address` String COMMENT 'bech32',
+    `height` UInt64,
+    `delegating` UInt8 COMMENT '1: it had a delegation at the end of the block'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (address, height)
 SETTINGS index_granularity = 8192;
 
 CREATE TABLE {db}.event_logs
@@ -326,6 +358,15 @@ CREATE TABLE {db}.token_meta
     `decimals` Nullable(UInt8)
 )
 ENGINE = ReplacingMergeTree(height)
+ORDER BY contract
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.token_seen
+(
+    `contract` String COMMENT 'lowercase 0x',
+    `first_height` SimpleAggregateFunction(min, UInt64) COMMENT 'its first reading as a CFC-20, CFC-721 or ERC-1155'
+)
+ENGINE = AggregatingMergeTree
 ORDER BY contract
 SETTINGS index_granularity = 8192;
 
@@ -527,6 +568,19 @@ AS SELECT
     record
 FROM {db}.blocks;
 
+CREATE MATERIALIZED VIEW {db}.delegator_history_mv TO {db}.delegator_history
+(
+    `address` String,
+    `height` UInt64,
+    `delegating` UInt8
+)
+AS SELECT
+    address,
+    height,
+    toUInt8(delegations != '[]') AS delegating
+FROM {db}.addresses
+WHERE (delegations != '[]') OR (unbonding_delegations != '[]');
+
 CREATE MATERIALIZED VIEW {db}.evm_tx_lookup_mv TO {db}.evm_tx_lookup
 (
     `key` String,
@@ -583,6 +637,17 @@ AS SELECT
     height,
     balance
 FROM {db}.token_holders;
+
+CREATE MATERIALIZED VIEW {db}.token_seen_mv TO {db}.token_seen
+(
+    `contract` String,
+    `first_height` UInt64
+)
+AS SELECT
+    contract,
+    height AS first_height
+FROM {db}.token_meta
+WHERE token_type != '';
 
 CREATE MATERIALIZED VIEW {db}.transfer_lookup_mv TO {db}.transfer_lookup
 (

@@ -167,8 +167,8 @@ const diskPerTx = async (
 };
 
 /**
- * The analytics of `db` (sql/015, sql/020) taken out, for a run without them: their materialized
- * views dropped, and `block_stats` (which the projector writes) a Null table, its inserts
+ * The analytics of `db` (sql/015, 020, 025) taken out, for a run without them: their materialized
+ * views dropped, and `block_stats` and `block_messages` (which the projector writes) Null tables, their inserts
  * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
  * the store's.
  */
@@ -178,12 +178,16 @@ const withoutAnalytics = async (ch: ClickHouseClient, db: string) => {
     "balance_history_mv",
     "token_balance_history_mv",
     "validator_history_mv",
+    "token_seen_mv",
+    "delegator_history_mv",
   ])
     await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
-  await ch.command({ query: `DROP TABLE ${db}.block_stats SYNC` });
-  await ch.command({
-    query: `CREATE TABLE ${db}.block_stats AS bench_columns.block_stats ENGINE = Null`,
-  });
+  for (const t of ["block_stats", "block_messages"]) {
+    await ch.command({ query: `DROP TABLE ${db}.${t} SYNC` });
+    await ch.command({
+      query: `CREATE TABLE ${db}.${t} AS bench_columns.${t} ENGINE = Null`,
+    });
+  }
 };
 
 /**

@@ -95,6 +95,11 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
         return { id: c.id, q: name ? `?${name}=${scope[name]}` : "" };
       }),
   );
+  // one type each of the charts that take ?type= (sql/025 `day_types`)
+  charts.push(
+    { id: "newMessages", q: "?type=/cosmos.evm.vm.v1.MsgEthereumTx" },
+    { id: "newTokenTransfers", q: "?type=CFC-20" },
+  );
   const figures: Figure[] = [];
   const bareP99: number[] = [];
   /**
@@ -139,7 +144,11 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
   for (const c of charts) {
     const path = `/stats/lines/${c.id}${c.q}`;
     const points = (await get(path)).chart.length;
-    const scoped = c.q ? ` ${c.q.split("=")[0]}=` : "";
+    const scoped = c.q.startsWith("?type=")
+      ? ` ${c.q.slice(1)}`
+      : c.q
+        ? ` ${c.q.split("=")[0]}=`
+        : "";
     await run(`/stats/lines/${c.id}${scoped} (${points} points)`, path, 50);
   }
   await settle();

@@ -191,6 +191,9 @@ describe("/stats/lines", () => {
       "inflation",
     ];
     cosmos.push("newContracts", "contractsGrowth");
+    // tokens, verified contracts, validators and delegators (stats-types.test.ts, verify.test.ts)
+    cosmos.push("newTokens", "newVerifiedContracts", "verifiedContractsGrowth");
+    cosmos.push("activeValidators", "newDelegators");
     expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped, ...cosmos].sort());
     for (const s of sections)
       for (const c of s.charts) {

@@ -3,13 +3,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { testAccounts } from "@explorer/infra";
+import { endpoints, nodePorts, testAccounts } from "@explorer/infra";
 import { reindex } from "@explorer/projector";
 import { decodeRecord, isVerificationRecord } from "@explorer/raw-block";
 import { setDb } from "@explorer/store";
 import { findRelease } from "@explorer/verifier";
 import { AbiCoder, parseEther, Wallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cometGet } from "../lib/comet.ts";
 import { startVerifyIndex } from "../lib/verify-index.ts";
 import { compileFile, contractsDir } from "../scenario/compile.ts";
 
@@ -82,6 +83,9 @@ const usesLibrary = {
   sourceCode: source("UsesLibrary.sol"),
   contractName: "UsesLibrary",
 };
+
+/** When the verifications began: each is dated after it (/stats' verified contracts). */
+const started = Date.now();
 
 beforeAll(async () => {
   index = await startVerifyIndex(inject("logDir"), scenario.toHeight, {
@@ -438,6 +442,33 @@ describe("what a verification shows", () => {
       ),
     );
     expect((await get(`/tokens/${c.TestToken}`)).body.verified).toBe(true);
+  });
+
+  it("the verified contracts' counters and charts of /stats: each contract once, on the UTC day it was verified", async () => {
+    const verified = [c.TestToken, c.Legacy05, c.UsesLibrary, c.Factory, c.MathLib].length;
+    const counters = new Map(
+      ((await get("/stats/counters")).body.counters as { id: string; value: string }[]).map((x) => [
+        x.id,
+        x.value,
+      ]),
+    );
+    expect(counters.get("totalVerifiedContracts")).toBe(String(verified));
+    // the last projected block's time, as the node has it: "24 hours" end there
+    const h = (await index.apiState()).height;
+    const block = await cometGet(endpoints(nodePorts(0)).cometRpc, `/block?height=${h}`);
+    if (Date.parse(block.block.header.time) - 86_400_000 < started)
+      expect(counters.get("newVerifiedContracts24h")).toBe(String(verified));
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const days = [day(started), day(Date.now())];
+    const perDay = (await get("/stats/lines/newVerifiedContracts")).body.chart as {
+      date: string;
+      value: string;
+    }[];
+    const on = perDay.filter((p) => p.value !== "0");
+    expect(on.every((p) => p.date >= days[0]! && p.date <= days[1]!)).toBe(true);
+    expect(on.reduce((n, p) => n + Number(p.value), 0)).toBe(verified);
+    const growth = (await get("/stats/lines/verifiedContractsGrowth")).body.chart;
+    expect(growth.at(-1).value).toBe(String(verified));
   });
 
   it("transactions and event logs of a verified contract carry decoded method and event names", async () => {

@@ -38,6 +38,8 @@ export const TABLES = [
   "internal_txs",
   "internal_tx_lookup",
   "block_stats",
+  // sql/025: each block's messages by type
+  "block_messages",
 ] as const;
 
 export interface Progress {

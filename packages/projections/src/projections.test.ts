@@ -133,6 +133,24 @@ describe("blocks", () => {
 });
 
 describe("transactions", () => {
+  it("count each block's messages by type URL, as the records' bodies hold them (sql/025)", () => {
+    let seen = 0;
+    for (const b of blocks) {
+      const { txs, block_messages } = projectTxs(blockInput(b), ctx);
+      const want = new Map<string, number>();
+      for (const t of txs)
+        for (const m of recordOf(t).body.messages as { "@type": string }[])
+          want.set(m["@type"], (want.get(m["@type"]) ?? 0) + 1);
+      expect(
+        new Map(block_messages.map((r) => [r.type, r.messages])),
+        `height ${b.height}`,
+      ).toEqual(want);
+      expect(block_messages.every((r) => r.height === b.height)).toBe(true);
+      seen += block_messages.length;
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
   it("a Cosmos tx: hash, messages, fee, code, logs by message", () => {
     const b = at("bank send");
     const { txs } = projectTxs(blockInput(b), ctx);

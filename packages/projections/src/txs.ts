@@ -168,7 +168,24 @@ const projectTx = (
   };
 };
 
-export const projectTxs = (input: BlockInput, ctx: ProjectionContext): { txs: TxRow[] } => {
+/** A block's messages of one type (`block_messages`, sql/025). */
+export interface BlockMessagesRow {
+  height: number;
+  type: string;
+  messages: number;
+}
+
+/** The messages of each type URL among `typeUrls` (every message of a block's bodies), by type. */
+export const messagesByType = (height: number, typeUrls: readonly string[]): BlockMessagesRow[] => {
+  const n = new Map<string, number>();
+  for (const t of typeUrls) n.set(t, (n.get(t) ?? 0) + 1);
+  return [...n].map(([type, messages]) => ({ height, type, messages }));
+};
+
+export const projectTxs = (
+  input: BlockInput,
+  ctx: ProjectionContext,
+): { txs: TxRow[]; block_messages: BlockMessagesRow[] } => {
   const { raw, packed: p } = input;
   const hashes = txHashesOf(raw);
   const { results, txs: nodes } = input;
@@ -188,8 +205,10 @@ export const projectTxs = (input: BlockInput, ctx: ProjectionContext): { txs: Tx
   const out = new JsonOut();
   const parts = new TxParts(b);
   const spans: number[] = [0];
+  const typeUrls: string[] = [];
   const rows = hashes.map((txhash, idx) => {
     parts.read(nodes[idx] ?? -1, results[idx] ?? -1);
+    typeUrls.push(...parts.typeUrls);
     const row = projectTx(b, parts, idx, txhash, out);
     spans.push(out.length);
     return row;
@@ -197,5 +216,5 @@ export const projectTxs = (input: BlockInput, ctx: ProjectionContext): { txs: Tx
   // the block's records, cut from one buffer once all are written
   const bytes = out.take();
   const txs = rows.map((row, i) => ({ ...row, record: bytes.subarray(spans[i]!, spans[i + 1]!) }));
-  return { txs };
+  return { txs, block_messages: messagesByType(raw.height, typeUrls) };
 };

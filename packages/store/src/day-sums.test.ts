@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openClickHouse } from "./client.ts";
-import { chainDays, daySums, settleDays } from "./day-sums.ts";
+import { chainDays, dayOf, daySums, settleDays } from "./day-sums.ts";
+import { typedDaySums, typedOpen, typedSettled } from "./day-types.ts";
 import { ensureCurrentSet } from "./table-sets.ts";
 
 const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "chdb-days-")) });
@@ -15,6 +16,10 @@ const timeOf = (h: number) => {
   const ms = Date.UTC(2026, 2, 1 + Math.floor((h - 1) / 4), 1 + ((h - 1) % 4) * 6);
   return new Date(ms).toISOString().replace("T", " ").replace("Z", "");
 };
+
+/** Token types and message types the blocks' rows take turns with (sql/025 `day_types`). */
+const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"];
+const MESSAGE_TYPES = ["/cosmos.bank.v1beta1.MsgSend", "/cosmos.evm.vm.v1.MsgEthereumTx"];
 
 /** Writes blocks `a` to `b` as a batch does: their analytics rows, then the days they close. */
 const batch = async (a: number, b: number) => {
@@ -51,7 +56,20 @@ const batch = async (a: number, b: number) => {
   );
   await rows(
     "token_transfers",
-    hs.map((h) => ({ block_number: h, log_index: 0, sub: 0, time: timeOf(h), contract: "0xc" })),
+    hs.map((h) => ({
+      block_number: h,
+      log_index: 0,
+      sub: 0,
+      time: timeOf(h),
+      contract: "0xc",
+      token_type: TOKEN_TYPES[h % 3],
+    })),
+  );
+  await rows(
+    "block_messages",
+    hs.flatMap((h) =>
+      MESSAGE_TYPES.slice(h % 2).map((type, i) => ({ height: h, type, messages: h + i })),
+    ),
   );
   await rows(
     "contracts",
@@ -70,6 +88,16 @@ const rows = async (sql: string) =>
     })
   ).json();
 const settled = () => rows(`SELECT * FROM {db}.day_stats FINAL`);
+/** `day_types` as settled, and as typedDaySums gives it over heights 1 to `hi`, in one order. */
+const typedRows = async (sql: string) =>
+  (
+    await ch.query({
+      query: `SELECT kind, type, toString(day) AS day, toString(max_height) AS max_height,
+        toString(n) AS n FROM (${sql.replaceAll("{db}", db)}) ORDER BY kind, type, day`,
+      format: "JSONEachRow",
+    })
+  ).json<{ kind: string; type: string; day: string; max_height: string; n: string }>();
+const settledTypes = () => typedRows(`SELECT * FROM {db}.day_types FINAL`);
 
 describe("day sums", () => {
   it("settle each day once a later day's block is written, exactly, and a replayed batch changes nothing", async () => {
@@ -87,8 +115,36 @@ describe("day sums", () => {
     await batch(5, 9);
     await batch(10, 10);
     expect(await settled()).toEqual(two);
+    expect(await settledTypes()).toEqual(await typedRows(typedDaySums("1", "8")));
     await batch(11, 13); // closes 2026-03-03
     expect(await settled()).toEqual(await rows(daySums("1", "12")));
+    expect(await settledTypes()).toEqual(await typedRows(typedDaySums("1", "12")));
+  });
+
+  it("by type: give every day of a kind and type up to a height as the rows do", async () => {
+    const types = [
+      ...TOKEN_TYPES.map((type) => ["transfers", type]),
+      ...MESSAGE_TYPES.map((type) => ["messages", type]),
+      ["messages", "/never.Seen"],
+    ];
+    const read = async (sql: string, params: Record<string, string> = {}) =>
+      (
+        await ch.query({
+          query: sql.replaceAll("{db}", db),
+          query_params: params,
+          format: "JSONEachRow",
+        })
+      ).json<{ kind?: string; type?: string; day: string; n: string }>();
+    for (let h = 1; h <= 13; h++) {
+      const all = await typedRows(typedDaySums("1", String(h)));
+      const open = await read(typedOpen(String(h), dayOf));
+      for (const [kind, type] of types) {
+        const settled = await read(typedSettled(String(h), dayOf), { kind: kind!, type: type! });
+        const of = (rs: { kind?: string; type?: string; day: string; n: string }[]) =>
+          rs.filter((r) => r.kind === kind && r.type === type).map((r) => ({ day: r.day, n: r.n }));
+        expect([...settled, ...of(open)], `${kind} ${type} at ${h}`).toEqual(of(all));
+      }
+    }
   });
 
   it("give every day up to a height as its blocks' and transactions' rows do, days settled beyond it left out", async () => {

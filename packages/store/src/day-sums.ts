@@ -1,4 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
+import { settleTypedDays } from "./day-types.ts";
 
 /**
  * Sums by UTC day of block time (sql/021 `day_stats`), for the charts and counters of `/stats/*`:
@@ -40,7 +41,7 @@ export const settledBefore = (day: string) =>
   `(SELECT max(max_height) + 1 FROM {db}.day_stats FINAL WHERE day < ${day})`;
 
 /** The UTC day of the block at height `hi`: the days before it are settled once it is projected. */
-const dayOf = (hi: string) =>
+export const dayOf = (hi: string) =>
   `(SELECT toDate(time) FROM {db}.block_stats FINAL WHERE height = ${hi})`;
 
 /**
@@ -54,7 +55,8 @@ export const chainDays = (
 UNION ALL SELECT * FROM (${daySums(settledBefore(dayOf(hi)), hi)})`;
 
 /**
- * Settles the days a batch of heights `first` to `last` closed, before its progress row: each day
+ * Settles the days a batch of heights `first` to `last` closed, before its progress row (in
+ * `day_stats`, then by type in `day_types`, day-types.ts): each day
  * before the last block's, from the first height after the days settled before it. A day is
  * settled once every block of it is written (block times never go back), so its row is exact; a
  * replayed batch writes the same rows again, which collapse. A batch within one day (at the head:
@@ -74,6 +76,11 @@ export const settleDays = async (ch: ClickHouseClient, db: string, first: number
     query:
       `INSERT INTO ${db}.day_stats SELECT * FROM (${daySums(settledBefore(closed), "{last:UInt64}")})
       WHERE day < ${closed}`.replaceAll("{db}", db),
+    query_params: { z: span.z, last },
+  });
+  // by type (sql/025): messages and token transfers
+  await ch.command({
+    query: settleTypedDays(closed, "{last:UInt64}").replaceAll("{db}", db),
     query_params: { z: span.z, last },
   });
 };

@@ -1,5 +1,6 @@
 export * from "./client.ts";
 export * from "./day-sums.ts";
+export * from "./day-types.ts";
 export * from "./migrate.ts";
 export * from "./params.ts";
 export * from "./row-binary.ts";

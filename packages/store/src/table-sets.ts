@@ -58,7 +58,8 @@ const DROPPED_TABLES = ["tx_records"] as const;
 
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
- * the histories; sql/021: the days the projector settles): a view with FINAL each.
+ * the histories; sql/021 and 025: the days the projector settles; sql/025: from `token_meta` and
+ * `addresses`): a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [
   "tx_stats",
@@ -66,6 +67,10 @@ export const ANALYTICS_TABLES = [
   "balance_history",
   "token_balance_history",
   "validator_history",
+  // sql/025: by type, tokens and delegators
+  "day_types",
+  "token_seen",
+  "delegator_history",
 ] as const;
 
 /**

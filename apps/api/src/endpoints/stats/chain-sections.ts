@@ -1,4 +1,4 @@
-import { chain, NATIVE, type Section } from "./chart.ts";
+import { chain, from, NATIVE, type Section } from "./chart.ts";
 
 /** The whole chain's summed charts (daily.ts), by section. */
 export const CHAIN_SECTIONS: readonly Section[] = [
@@ -61,6 +61,14 @@ export const CHAIN_SECTIONS: readonly Section[] = [
         null,
         { kind: "count", part: "transfers" },
       ),
+      // sql/025: tokens first seen (entity-days.ts)
+      from("tokens")(
+        "newTokens",
+        "New tokens",
+        "Contracts first read as a CFC-20, CFC-721 or ERC-1155 token",
+        null,
+        { kind: "count", part: "tokens" },
+      ),
     ],
   },
   {
@@ -81,6 +89,21 @@ export const CHAIN_SECTIONS: readonly Section[] = [
         kind: "growth",
         part: "contracts",
       }),
+      // verified contracts, by the day of their verification (entity-days.ts)
+      from("verified")(
+        "newVerifiedContracts",
+        "New verified contracts",
+        "Contracts verified, by the UTC day of their verification",
+        null,
+        { kind: "count", part: "verified" },
+      ),
+      from("verified")(
+        "verifiedContractsGrowth",
+        "Verified contracts growth",
+        "Contracts verified so far",
+        null,
+        { kind: "growth", part: "verified" },
+      ),
     ],
   },
   {

@@ -1,8 +1,13 @@
+import type { EntitySource } from "./entity-days.ts";
 import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
-/** Where a chart's parts come from: the whole chain's days (daily.ts), or a scoped source (scoped.ts). */
-export type Source = "chain" | "levels" | ScopedSource;
+/**
+ * Where a chart's parts come from: the whole chain's days (daily.ts), its levels (levels.ts), a
+ * row per token, verified contract, delegator or validator (entity-days.ts), or a scoped source
+ * (scoped.ts).
+ */
+export type Source = "chain" | "levels" | EntitySource | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {

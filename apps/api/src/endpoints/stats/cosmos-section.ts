@@ -1,4 +1,4 @@
-import { level, levels, NATIVE, type Section } from "./chart.ts";
+import { from, level, levels, NATIVE, type Section } from "./chart.ts";
 
 /** The chain's state at each day's last block (levels.ts). */
 export const COSMOS_SECTIONS: readonly Section[] = [
@@ -40,6 +40,21 @@ export const COSMOS_SECTIONS: readonly Section[] = [
         "Annual inflation at the day's last block, 0 to 1",
         null,
         level("inflation", "dec_one"),
+      ),
+      // validators and delegators (entity-days.ts)
+      from("validators")(
+        "activeValidators",
+        "Active validators",
+        "Validators bonded at the day's last block",
+        null,
+        { kind: "growth", part: "validators" },
+      ),
+      from("delegators")(
+        "newDelegators",
+        "New delegators",
+        "Accounts delegating for the first time",
+        null,
+        { kind: "count", part: "delegators" },
       ),
     ],
   },

@@ -3,6 +3,7 @@ import { item } from "../endpoint.ts";
 import { countersOf, stateCounters } from "./counter-values.ts";
 import { daysOf, last24h } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
+import { entityCounters } from "./entity-counters.ts";
 import { activeValidators, levelDays } from "./levels.ts";
 
 /** Blockscout stats' counters, current to the last projected block (docs/analytics.md). */
@@ -25,6 +26,7 @@ export const statsCounters = item(
         counters: [
           ...countersOf(days, recent, denom),
           ...stateCounters(levels.at(-1), validators, denom),
+          ...(yield* entityCounters(db, denom)),
         ],
       };
     }),

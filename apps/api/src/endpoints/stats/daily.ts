@@ -3,6 +3,7 @@ import { Effect } from "effect";
 import type { DbShape } from "../../db.ts";
 import { ReadModel } from "../../read-model/read-model.ts";
 import type { Source } from "./charts.ts";
+import type { EntitySource } from "./entity-days.ts";
 import { eachScoped, SCOPED } from "./scoped.ts";
 import type { Day } from "./series.ts";
 
@@ -49,8 +50,8 @@ const LAST_24H = `SELECT
   toString((SELECT count() FROM {db}.contracts FINAL
     WHERE block_number BETWEEN ${FROM_24H} AND {projected})) AS contracts`;
 
-/** The sources of summed days (not the chain's levels: levels.ts). */
-type DaySource = Exclude<Source, "levels">;
+/** The sources of summed days (not the chain's levels: levels.ts; nor entity-days.ts's). */
+type DaySource = Exclude<Source, "levels" | EntitySource>;
 
 /** The parts of each source, as daysOf gives them (a scoped one's: beside the chain's blocks). */
 const PARTS: Record<DaySource, Readonly<Record<string, string>>> = {

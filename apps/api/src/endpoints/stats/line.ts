@@ -2,13 +2,13 @@ import { Effect } from "effect";
 import { BadRequest, NotFound } from "../../http/errors.ts";
 import { item } from "../endpoint.ts";
 import { path, query, queryOneOf } from "../param.ts";
+import { chartDays } from "./chart-days.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
-import { daysOf } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
-import { levelDays } from "./levels.ts";
 import { RESOLUTIONS } from "./periods.ts";
 import { scopeOf } from "./scope-params.ts";
 import { series } from "./series.ts";
+import { typeOf } from "./typed.ts";
 
 /** One chart's points (Blockscout stats' shape), its last point current to the last block. */
 export const statsLine = item(
@@ -27,6 +27,11 @@ export const statsLine = item(
         "validator",
         "the validator of a validator-scoped chart (valoper or its account)",
       ),
+      type: query(
+        "string",
+        "newMessages: one message type URL; newTokenTransfers: one token type (CFC-20, CFC-721, ERC-1155)",
+        { maxLength: 256 },
+      ),
     },
     example: { id: "newTxns", from: "2026-01-01", to: "2026-12-31", resolution: "WEEK" },
   },
@@ -39,10 +44,9 @@ export const statsLine = item(
       const denom = nativeDenom(settings);
       const scope = scopeOf(chart, params);
       if (typeof scope === "string") return yield* Effect.fail(new BadRequest({ message: scope }));
-      const days =
-        chart.source === "levels"
-          ? yield* levelDays(db, denom)
-          : yield* daysOf(db, chart.source, denom, scope);
+      const typed = typeOf(chart, params.type);
+      if (typeof typed === "string") return yield* Effect.fail(new BadRequest({ message: typed }));
+      const days = yield* chartDays(db, chart, denom, scope, typed);
       const resolution = params.resolution ?? "DAY";
       return {
         chart: series(days, chart.measure, { from, to, resolution }),
