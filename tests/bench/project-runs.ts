@@ -167,8 +167,9 @@ const diskPerTx = async (
 };
 
 /**
- * The analytics of `db` (sql/015, sql/020) taken out, for a run without them: their materialized
- * views dropped, and `block_stats` (which the projector writes) a Null table, its inserts
+ * The analytics of `db` (sql/015, 020, 024) taken out, for a run without them: their materialized
+ * views dropped, and the tables the projector writes (`block_stats`, `account_activity`,
+ * `native_transfer_stats`) Null tables, their inserts
  * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
  * the store's.
  */
@@ -180,10 +181,15 @@ const withoutAnalytics = async (ch: ClickHouseClient, db: string) => {
     "validator_history_mv",
   ])
     await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
-  await ch.command({ query: `DROP TABLE ${db}.block_stats SYNC` });
-  await ch.command({
-    query: `CREATE TABLE ${db}.block_stats AS bench_columns.block_stats ENGINE = Null`,
-  });
+  // sql/024: its views, and the tables the projector writes
+  for (const mv of ["account_firsts_mv", "balance_readings_mv"])
+    await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
+  for (const t of ["block_stats", "account_activity", "native_transfer_stats"]) {
+    await ch.command({ query: `DROP TABLE ${db}.${t} SYNC` });
+    await ch.command({
+      query: `CREATE TABLE ${db}.${t} AS bench_columns.${t} ENGINE = Null`,
+    });
+  }
 };
 
 /**

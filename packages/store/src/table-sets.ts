@@ -58,7 +58,8 @@ const DROPPED_TABLES = ["tx_records"] as const;
 
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
- * the histories; sql/021: the days the projector settles): a view with FINAL each.
+ * the histories; sql/021: the days the projector settles; sql/024: accounts and native coin):
+ * a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [
   "tx_stats",
@@ -66,6 +67,10 @@ export const ANALYTICS_TABLES = [
   "balance_history",
   "token_balance_history",
   "validator_history",
+  // sql/024
+  "account_firsts",
+  "balance_readings",
+  "account_day_stats",
 ] as const;
 
 /**
