@@ -1,8 +1,11 @@
 import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
-/** Where a chart's parts come from: the whole chain's days (daily.ts), or a scoped source (scoped.ts). */
-export type Source = "chain" | "levels" | ScopedSource;
+/**
+ * Where a chart's parts come from: the whole chain's days (daily.ts), its accounts' and native
+ * coin's (account-days.ts), or a scoped source (scoped.ts).
+ */
+export type Source = "chain" | "accounts" | "levels" | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -47,6 +50,7 @@ export const scoped = (source: ScopedSource) => {
   return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
 };
 export const chain = from("chain");
+export const accounts = from("accounts");
 export const levels = from("levels");
 /** A level of the chain's state at each day's last block (levels.ts). */
 export const level = (part: string, den?: string): Measure => ({

@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { item } from "../endpoint.ts";
+import { accountCounters } from "./account-counters.ts";
 import { countersOf, stateCounters } from "./counter-values.ts";
 import { daysOf, last24h } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
@@ -25,6 +26,7 @@ export const statsCounters = item(
         counters: [
           ...countersOf(days, recent, denom),
           ...stateCounters(levels.at(-1), validators, denom),
+          ...accountCounters(yield* daysOf(db, "accounts", denom)),
         ],
       };
     }),

@@ -2,6 +2,7 @@ import { Effect } from "effect";
 import { BadRequest, NotFound } from "../../http/errors.ts";
 import { item } from "../endpoint.ts";
 import { path, query, queryOneOf } from "../param.ts";
+import { cutPeriod } from "./account-days.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
 import { daysOf } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
@@ -44,8 +45,9 @@ export const statsLine = item(
           ? yield* levelDays(db, denom)
           : yield* daysOf(db, chart.source, denom, scope);
       const resolution = params.resolution ?? "DAY";
+      const q = { from, to, resolution };
       return {
-        chart: series(days, chart.measure, { from, to, resolution }),
+        chart: yield* cutPeriod(db, chart, series(days, chart.measure, q), q),
         info: { ...chartInfo(chart, denom), resolutions: [resolution] },
       };
     }),
