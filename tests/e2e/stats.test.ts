@@ -191,6 +191,9 @@ describe("/stats/lines", () => {
       "inflation",
     ];
     cosmos.push("newContracts", "contractsGrowth");
+    // the account and native coin ones (stats-accounts.test.ts)
+    cosmos.push("activeAccounts", "newAccounts", "accountsGrowth", "newNativeCoinTransfers");
+    cosmos.push("newNativeCoinHolders", "nativeCoinHoldersGrowth");
     expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped, ...cosmos].sort());
     for (const s of sections)
       for (const c of s.charts) {
