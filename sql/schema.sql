@@ -14,6 +14,47 @@ ENGINE = ReplacingMergeTree
 ORDER BY name
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.account_activity
+(
+    `height` UInt64,
+    `address` String COMMENT 'bech32: signed a transaction of the block (acc_seq) or sent an EVM one',
+    `time` DateTime64(3, 'UTC') COMMENT 'the block time'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (height, address)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.account_day_stats
+(
+    `day` Date,
+    `max_height` UInt64 COMMENT 'the day\'s last block',
+    `active` UInt64 COMMENT 'accounts active that day',
+    `active_week` UInt64 COMMENT 'of them, first active in the week that day',
+    `active_month` UInt64 COMMENT 'of them, first active in the month that day',
+    `active_year` UInt64 COMMENT 'of them, first active in the year that day',
+    `new_accounts` UInt64 COMMENT 'of them, first active ever that day',
+    `evm_transfers` UInt64,
+    `bank_denoms` Array(String),
+    `bank_transfers` Array(UInt64),
+    `holder_denoms` Array(String) COMMENT 'native denoms whose holders changed',
+    `holders_in` Array(UInt64) COMMENT 'per denom: accounts whose balance went from 0 to > 0',
+    `holders_out` Array(UInt64) COMMENT 'per denom: accounts whose balance went from > 0 to 0'
+)
+ENGINE = ReplacingMergeTree(max_height)
+ORDER BY day
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.account_firsts
+(
+    `address` String,
+    `kind` LowCardinality(String) COMMENT 'ever, year, month or week',
+    `period` Date COMMENT 'the first day of the year, month or week; 1970-01-01 for ever',
+    `first_height` SimpleAggregateFunction(min, UInt64)
+)
+ENGINE = AggregatingMergeTree
+ORDER BY (address, kind, period)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.address_balances
 (
     `denom` String,
@@ -62,6 +103,17 @@ CREATE TABLE {db}.balance_history
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (address, denom, height)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.balance_readings
+(
+    `height` UInt64,
+    `denom` String,
+    `address` String COMMENT 'bech32',
+    `amount` UInt256
+)
+ENGINE = ReplacingMergeTree
+ORDER BY (height, denom, address)
 SETTINGS index_granularity = 8192;
 
 CREATE TABLE {db}.block_messages
@@ -285,6 +337,18 @@ CREATE TABLE {db}.log_lookup
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (key, block_number, log_index)
+SETTINGS index_granularity = 8192;
+
+CREATE TABLE {db}.native_transfer_stats
+(
+    `height` UInt64,
+    `time` DateTime64(3, 'UTC'),
+    `evm_transfers` UInt32 COMMENT 'successful EVM transactions with a value > 0',
+    `bank_denoms` Array(String) COMMENT 'denoms sent by successful bank MsgSend / MsgMultiSend',
+    `bank_transfers` Array(UInt32) COMMENT 'per denom: MsgSend and MsgMultiSend outputs carrying it'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY height
 SETTINGS index_granularity = 8192;
 
 CREATE TABLE {db}.nft_metadata
@@ -542,6 +606,21 @@ ENGINE = ReplacingMergeTree(full_match)
 ORDER BY address
 SETTINGS index_granularity = 8192;
 
+CREATE MATERIALIZED VIEW {db}.account_firsts_mv TO {db}.account_firsts
+(
+    `address` String,
+    `kind` String,
+    `period` Date,
+    `first_height` UInt64
+)
+AS SELECT
+    address,
+    k.1 AS kind,
+    k.2 AS period,
+    height AS first_height
+FROM {db}.account_activity
+ARRAY JOIN [('ever', toDate(0)), ('year', toStartOfYear(toDate(time))), ('month', toStartOfMonth(toDate(time))), ('week', toMonday(toDate(time)))] AS k;
+
 CREATE MATERIALIZED VIEW {db}.balance_history_mv TO {db}.balance_history
 (
     `address` String,
@@ -553,6 +632,20 @@ AS SELECT
     address,
     denom,
     height,
+    amount
+FROM {db}.address_balances;
+
+CREATE MATERIALIZED VIEW {db}.balance_readings_mv TO {db}.balance_readings
+(
+    `height` UInt64,
+    `denom` String,
+    `address` String,
+    `amount` UInt256
+)
+AS SELECT
+    height,
+    denom,
+    address,
     amount
 FROM {db}.address_balances;
 

@@ -167,8 +167,9 @@ const diskPerTx = async (
 };
 
 /**
- * The analytics of `db` (sql/015, 020, 025) taken out, for a run without them: their materialized
- * views dropped, and `block_stats` and `block_messages` (which the projector writes) Null tables, their inserts
+ * The analytics of `db` (sql/015, 020, 024, 025) taken out, for a run without them: their
+ * materialized views dropped, and the tables the projector writes (`block_stats`,
+ * `block_messages`, `account_activity`, `native_transfer_stats`) Null tables, their inserts
  * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
  * the store's.
  */
@@ -182,7 +183,10 @@ const withoutAnalytics = async (ch: ClickHouseClient, db: string) => {
     "delegator_history_mv",
   ])
     await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
-  for (const t of ["block_stats", "block_messages"]) {
+  // sql/024: its views
+  for (const mv of ["account_firsts_mv", "balance_readings_mv"])
+    await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
+  for (const t of ["block_stats", "block_messages", "account_activity", "native_transfer_stats"]) {
     await ch.command({ query: `DROP TABLE ${db}.${t} SYNC` });
     await ch.command({
       query: `CREATE TABLE ${db}.${t} AS bench_columns.${t} ENGINE = Null`,

@@ -194,6 +194,9 @@ describe("/stats/lines", () => {
     // tokens, verified contracts, validators and delegators (stats-types.test.ts, verify.test.ts)
     cosmos.push("newTokens", "newVerifiedContracts", "verifiedContractsGrowth");
     cosmos.push("activeValidators", "newDelegators");
+    // the account and native coin ones (stats-accounts.test.ts)
+    cosmos.push("activeAccounts", "newAccounts", "accountsGrowth", "newNativeCoinTransfers");
+    cosmos.push("newNativeCoinHolders", "nativeCoinHoldersGrowth");
     expect(ids.sort()).toEqual([...Object.keys(daily), ...scoped, ...cosmos].sort());
     for (const s of sections)
       for (const c of s.charts) {

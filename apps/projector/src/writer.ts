@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { insertRowBinary, settleDays, type TableColumns } from "@explorer/store";
+import { insertRowBinary, settleAccountDays, settleDays, type TableColumns } from "@explorer/store";
 import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
 /**
@@ -40,6 +40,9 @@ export const TABLES = [
   "block_stats",
   // sql/025: each block's messages by type
   "block_messages",
+  // sql/024: accounts and native coin
+  "account_activity",
+  "native_transfer_stats",
 ] as const;
 
 export interface Progress {
@@ -138,14 +141,16 @@ export class BatchWriter {
     return batch;
   }
 
-  /** Writes a batch: every table's rows, the days it closed (sql/021), then the progress row. */
+  /** Writes a batch: every table's rows, the days it closed (sql/021, 024), then the progress row. */
   async write(batch: Batch): Promise<Progress> {
     for (const table of TABLES) {
       const list = batch.chunks.get(table);
       if (list) await this.insert(table, list);
     }
     const { height, txsTotal } = batch.progress;
-    if (batch.blocks > 0) await settleDays(this.ch, this.db, height - batch.blocks + 1, height);
+    const closed =
+      batch.blocks > 0 ? await settleDays(this.ch, this.db, height - batch.blocks + 1, height) : "";
+    if (closed) await settleAccountDays(this.ch, this.db, closed, height);
     await this.insert(
       "progress",
       encodeRows(this.columns, "progress", [{ name: "projector", height, txs_total: txsTotal }]),

@@ -1,4 +1,5 @@
 import type { MetadataRecordV1, VerificationRecordV1 } from "@explorer/raw-block";
+import { projectAccountStats } from "./account-stats.ts";
 import { projectAccounts } from "./accounts.ts";
 import { projectAnalytics } from "./analytics.ts";
 import type { BlockInput } from "./block-input.ts";
@@ -24,9 +25,10 @@ export type Rows = Record<string, readonly object[]>;
 /** Every row height H adds, by table. Pure: the same RawBlock and context give the same rows. */
 export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows => {
   const { raw } = input;
+  const txs = projectTxs(input, ctx);
   return {
     ...projectBlock(raw, ctx),
-    ...projectTxs(input, ctx),
+    ...txs,
     ...projectAccounts(raw, ctx),
     ...projectValidators(raw, ctx),
     ...projectChainState(raw),
@@ -38,6 +40,7 @@ export const projectRawBlock = (input: BlockInput, ctx: ProjectionContext): Rows
     ...projectInternalTxs(input),
     ...projectTokenMeta(raw),
     ...projectAnalytics(raw),
+    ...projectAccountStats(raw, txs.txs),
   };
 };
 
@@ -45,6 +48,7 @@ export const projectMetadataRecord = (m: MetadataRecordV1): Rows => projectMetad
 
 export const projectVerificationRecord = (v: VerificationRecordV1): Rows => projectVerification(v);
 
+export * from "./account-stats.ts";
 export * from "./accounts.ts";
 export * from "./analytics.ts";
 export * from "./block-input.ts";

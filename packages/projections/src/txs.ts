@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { JsonOut, type LightBlock, type Packed } from "@explorer/raw-block";
 import { receiptParties } from "./account-scan.ts";
+import { activeIn, signersOf } from "./account-stats.ts";
 import type { BlockInput } from "./block-input.ts";
 import { arr, blockTime, chTime, hexToDec, obj, type ProjectionContext, str } from "./context.ts";
 import {
@@ -23,6 +24,8 @@ export interface TxRow {
   evm_hashes: string[];
   message_types: string[];
   addresses: string[];
+  /** The accounts active in it (account-stats.ts: its signers, its EVM senders); not a column. */
+  active: string[];
   /** The SPEC Transaction record, as UTF-8 JSON text. */
   record: Uint8Array;
 }
@@ -165,6 +168,11 @@ const projectTx = (
     evm_hashes: evmHashes,
     message_types: [...new Set(parts.typeUrls)],
     addresses,
+    active: activeIn(
+      signersOf(p, events),
+      evmHashes.map((h) => str(b.evmTxs.get(h)?.from)),
+      b.prefix,
+    ),
   };
 };
 

@@ -36,9 +36,12 @@ LEFT JOIN (SELECT toDate(time) AS day, count() AS contracts
   USING day
 SETTINGS join_use_nulls = 0`;
 
-/** The first height after the settled days before `day` (an SQL expression of a Date). */
-export const settledBefore = (day: string) =>
-  `(SELECT max(max_height) + 1 FROM {db}.day_stats FINAL WHERE day < ${day})`;
+/**
+ * The first height after the settled days before `day` (an SQL expression of a Date), in
+ * `table` (a table of settled days, keyed by `day`, with each one's `max_height`).
+ */
+export const settledBefore = (day: string, table = "day_stats") =>
+  `(SELECT max(max_height) + 1 FROM {db}.${table} FINAL WHERE day < ${day})`;
 
 /** The UTC day of the block at height `hi`: the days before it are settled once it is projected. */
 export const dayOf = (hi: string) =>
@@ -60,9 +63,15 @@ UNION ALL SELECT * FROM (${daySums(settledBefore(dayOf(hi)), hi)})`;
  * before the last block's, from the first height after the days settled before it. A day is
  * settled once every block of it is written (block times never go back), so its row is exact; a
  * replayed batch writes the same rows again, which collapse. A batch within one day (at the head:
- * nearly every one) reads only its blocks' times.
+ * nearly every one) reads only its blocks' times. Returns the last block's day (YYYY-MM-DD) when
+ * the batch closed a day, for the other tables of settled days (account-days.ts).
  */
-export const settleDays = async (ch: ClickHouseClient, db: string, first: number, last: number) => {
+export const settleDays = async (
+  ch: ClickHouseClient,
+  db: string,
+  first: number,
+  last: number,
+): Promise<string | undefined> => {
   const rs = await ch.query({
     query: `SELECT toString(min(toDate(time))) AS a, toString(max(toDate(time))) AS z, count() AS n
       FROM ${db}.block_stats FINAL WHERE height BETWEEN {first:UInt64} AND {last:UInt64}`,
@@ -70,7 +79,7 @@ export const settleDays = async (ch: ClickHouseClient, db: string, first: number
     format: "JSONEachRow",
   });
   const [span] = await rs.json<{ a: string; z: string; n: string | number }>();
-  if (!span || Number(span.n) === 0 || span.a === span.z) return;
+  if (!span || Number(span.n) === 0 || span.a === span.z) return undefined;
   const closed = `toDate({z:String})`;
   await ch.command({
     query:
@@ -83,4 +92,5 @@ export const settleDays = async (ch: ClickHouseClient, db: string, first: number
     query: settleTypedDays(closed, "{last:UInt64}").replaceAll("{db}", db),
     query_params: { z: span.z, last },
   });
+  return span.z;
 };

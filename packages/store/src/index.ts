@@ -1,3 +1,4 @@
+export * from "./account-days.ts";
 export * from "./client.ts";
 export * from "./day-sums.ts";
 export * from "./day-types.ts";

@@ -59,7 +59,7 @@ const DROPPED_TABLES = ["tx_records"] as const;
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
  * the histories; sql/021 and 025: the days the projector settles; sql/025: from `token_meta` and
- * `addresses`): a view with FINAL each.
+ * `addresses`; sql/024: accounts and native coin): a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [
   "tx_stats",
@@ -71,6 +71,10 @@ export const ANALYTICS_TABLES = [
   "day_types",
   "token_seen",
   "delegator_history",
+  // sql/024
+  "account_firsts",
+  "balance_readings",
+  "account_day_stats",
 ] as const;
 
 /**

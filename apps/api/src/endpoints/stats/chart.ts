@@ -3,11 +3,11 @@ import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
 
 /**
- * Where a chart's parts come from: the whole chain's days (daily.ts), its levels (levels.ts), a
- * row per token, verified contract, delegator or validator (entity-days.ts), or a scoped source
- * (scoped.ts).
+ * Where a chart's parts come from: the whole chain's days (daily.ts), its accounts' and native
+ * coin's (account-days.ts), its levels (levels.ts), a row per token, verified contract, delegator
+ * or validator (entity-days.ts), or a scoped source (scoped.ts).
  */
-export type Source = "chain" | "levels" | EntitySource | ScopedSource;
+export type Source = "chain" | "accounts" | "levels" | EntitySource | ScopedSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -52,6 +52,7 @@ export const scoped = (source: ScopedSource) => {
   return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
 };
 export const chain = from("chain");
+export const accounts = from("accounts");
 export const levels = from("levels");
 /** A level of the chain's state at each day's last block (levels.ts). */
 export const level = (part: string, den?: string): Measure => ({

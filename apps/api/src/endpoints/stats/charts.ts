@@ -1,3 +1,4 @@
+import { ACCOUNTS_SECTIONS } from "./accounts-section.ts";
 import { CHAIN_SECTIONS } from "./chain-sections.ts";
 import { type Chart, NATIVE, type Section } from "./chart.ts";
 import { COSMOS_SECTIONS } from "./cosmos-section.ts";
@@ -9,6 +10,7 @@ export type { Chart, Section, Source } from "./chart.ts";
 /** Every chart served, by section, in the order `/stats/lines` lists them (docs/analytics.md). */
 export const SECTIONS: readonly Section[] = [
   ...CHAIN_SECTIONS,
+  ...ACCOUNTS_SECTIONS,
   ...COSMOS_SECTIONS,
   ...SCOPED_SECTIONS,
 ];

@@ -8,7 +8,7 @@ export interface Counter {
   readonly description: string;
 }
 
-const counter = (
+export const counter = (
   id: string,
   value: string,
   title: string,
@@ -16,7 +16,7 @@ const counter = (
   description: string,
 ): Counter => ({ id, value, title, units, description });
 
-const sum = (days: readonly Day[], part: string): bigint =>
+export const sum = (days: readonly Day[], part: string): bigint =>
   days.reduce((s, d) => s + (d.parts[part] ?? 0n), 0n);
 
 /**

@@ -1,5 +1,6 @@
 import { Effect } from "effect";
 import { item } from "../endpoint.ts";
+import { accountCounters } from "./account-counters.ts";
 import { countersOf, stateCounters } from "./counter-values.ts";
 import { daysOf, last24h } from "./daily.ts";
 import { nativeDenom } from "./denom.ts";
@@ -27,6 +28,7 @@ export const statsCounters = item(
           ...countersOf(days, recent, denom),
           ...stateCounters(levels.at(-1), validators, denom),
           ...(yield* entityCounters(db, denom)),
+          ...accountCounters(yield* daysOf(db, "accounts", denom)),
         ],
       };
     }),

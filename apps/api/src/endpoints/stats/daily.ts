@@ -2,6 +2,7 @@ import { chainDays, settledBefore } from "@explorer/store";
 import { Effect } from "effect";
 import type { DbShape } from "../../db.ts";
 import { ReadModel } from "../../read-model/read-model.ts";
+import { ACCOUNT_DAYS, ACCOUNT_PARTS } from "./account-days.ts";
 import type { Source } from "./charts.ts";
 import type { EntitySource } from "./entity-days.ts";
 import { eachScoped, SCOPED } from "./scoped.ts";
@@ -56,6 +57,7 @@ type DaySource = Exclude<Source, "levels" | EntitySource>;
 /** The parts of each source, as daysOf gives them (a scoped one's: beside the chain's blocks). */
 const PARTS: Record<DaySource, Readonly<Record<string, string>>> = {
   chain: DAY_PARTS,
+  accounts: ACCOUNT_PARTS,
   ...eachScoped((s) => s.parts),
 };
 
@@ -64,7 +66,8 @@ const sqlOf = (source: DaySource): string => {
   const cols = Object.entries(PARTS[source])
     .map(([p, sql]) => `toString(${sql}) AS ${p}`)
     .join(", ");
-  const from = source === "chain" ? DAYS : SCOPED[source].sql;
+  const from =
+    source === "chain" ? DAYS : source === "accounts" ? ACCOUNT_DAYS : SCOPED[source].sql;
   return `SELECT toString(day) AS day, ${cols} FROM (${from}) ORDER BY day`;
 };
 
@@ -84,10 +87,16 @@ const readDays = (
     ),
   );
 
-/** The whole chain's days, read once per projected height (the read model keeps them). */
-const chainDaysOf = (db: DbShape, denom: string) =>
+/**
+ * The whole chain's days (or its accounts' days), read once per projected height (the read model
+ * keeps them).
+ */
+const chainDaysOf = (db: DbShape, denom: string, source: "chain" | "accounts" = "chain") =>
   Effect.flatMap(ReadModel, (m) =>
-    m.perHeight(`stats:days:${denom}`, readDays(db, "chain", denom)),
+    m.perHeight(
+      `stats:${source === "chain" ? "days" : source}:${denom}`,
+      readDays(db, source, denom),
+    ),
   );
 
 /**
@@ -102,8 +111,8 @@ export const daysOf = (
   denom: string,
   scope: Readonly<Record<string, unknown>> = {},
 ) =>
-  source === "chain"
-    ? chainDaysOf(db, denom)
+  source === "chain" || source === "accounts"
+    ? chainDaysOf(db, denom, source)
     : Effect.map(
         Effect.zip(chainDaysOf(db, denom), readDays(db, source, denom, scope)),
         ([days, scoped]) => beside(days, scoped),

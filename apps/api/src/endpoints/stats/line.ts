@@ -3,6 +3,7 @@ import { BadRequest, NotFound } from "../../http/errors.ts";
 import { item } from "../endpoint.ts";
 import { path, query, queryOneOf } from "../param.ts";
 import { chartDays } from "./chart-days.ts";
+import { cutPeriod } from "./account-days.ts";
 import { CHARTS, chartInfo } from "./charts.ts";
 import { nativeDenom } from "./denom.ts";
 import { RESOLUTIONS } from "./periods.ts";
@@ -48,8 +49,9 @@ export const statsLine = item(
       if (typeof typed === "string") return yield* Effect.fail(new BadRequest({ message: typed }));
       const days = yield* chartDays(db, chart, denom, scope, typed);
       const resolution = params.resolution ?? "DAY";
+      const q = { from, to, resolution };
       return {
-        chart: series(days, chart.measure, { from, to, resolution }),
+        chart: yield* cutPeriod(db, chart, series(days, chart.measure, q), q),
         info: { ...chartInfo(chart, denom), resolutions: [resolution] },
       };
     }),

@@ -11,7 +11,8 @@ export interface Day {
 
 /**
  * How a chart turns a period's parts into its value:
- * - `count`: the part's sum; a period without activity is "0".
+ * - `count`: the part's sum; a period without activity is "0". With `per`: the part summed at
+ *   a resolution (a count of distinct accounts: the days' first ones of the period).
  * - `growth`: the part's sum over every day up to the period's end; a quiet period repeats it.
  * - `ratio`: `num / den` (× `times`), to 6 decimals; a period where `den` is 0 has no point.
  * - `interval`: seconds between blocks on average: the time from the last block before the
@@ -21,7 +22,11 @@ export interface Day {
  *   point before the first reading. With `den`: the reading over that part's, to 6 decimals.
  */
 export type Measure =
-  | { readonly kind: "count" | "growth"; readonly part: string }
+  | {
+      readonly kind: "count" | "growth";
+      readonly part: string;
+      readonly per?: Partial<Record<Resolution, string>>;
+    }
   | { readonly kind: "level"; readonly part: string; readonly has: string; readonly den?: string }
   | { readonly kind: "ratio"; readonly num: string; readonly den: string; readonly times?: bigint }
   | { readonly kind: "interval" };
@@ -120,9 +125,13 @@ const read = (m: Measure, p: Parts, c: Carry): Carry =>
  */
 export const series = (
   days: readonly Day[],
-  m: Measure,
+  measure: Measure,
   q: { readonly from?: string; readonly to?: string; readonly resolution: Resolution },
 ): Point[] => {
+  const m: Measure =
+    "per" in measure && measure.per?.[q.resolution]
+      ? { kind: measure.kind, part: measure.per[q.resolution]! }
+      : measure;
   const first = days[0]?.day;
   const last = days.at(-1)?.day;
   if (first === undefined || last === undefined) return [];
