@@ -30,13 +30,22 @@ export const denseLogDir = (d: DenseResult): string =>
   join(chainDir(), `dense-log-${d.fromHeight}-${d.toHeight}`);
 
 /** Ingests heights start..stop into a new log at `dir` (emptied first); its wall time and size. */
-export const ingestRange = async (readers: Readers, start: number, stop: number, dir: string) => {
+export const ingestRange = (readers: Readers, start: number, stop: number, dir: string) =>
+  ingestWith(readers, start, stop, dir, INGEST_CONCURRENCY);
+
+export const ingestWith = async (
+  readers: Readers,
+  start: number,
+  stop: number,
+  dir: string,
+  concurrency: number,
+) => {
   rmSync(dir, { recursive: true, force: true });
   const settings = settingsFromEnv({
     LOG_DIR: dir,
     START_HEIGHT: String(start),
     STOP_HEIGHT: String(stop),
-    INGEST_CONCURRENCY: String(INGEST_CONCURRENCY),
+    INGEST_CONCURRENCY: String(concurrency),
     PROGRESS: "false",
     METADATA_FETCH: "false",
   });

@@ -139,14 +139,28 @@ const framesOf = function* (
   for (const c of f.calls ?? []) yield* framesOf(c, depth + 1);
 };
 
-/** Finds what height H touched, from its events, txs, EVM transactions, receipts and traces. */
-export const touched = (b: Block, prefix: string): Touched => {
+/**
+ * The accounts a block's events and Cosmos txs name: most of what `touched` finds, known before the
+ * EVM parts (receipts, traces) arrive, so the ingester can start reading them.
+ */
+export const namedAccounts = (
+  blockResults: JsonObject,
+  txs: readonly JsonObject[],
+  prefix: string,
+): Set<string> => {
   const accounts = new Set<string>();
   const add = (a: string | undefined) => a && accounts.add(a);
-  const events = eventsOf(b.comet.blockResults);
+  for (const e of eventsOf(blockResults))
+    for (const s of strings(e.attributes)) add(accountIn(s, prefix));
+  for (const tx of txs) for (const s of strings(tx)) add(accountIn(s, prefix));
+  return accounts;
+};
 
-  for (const e of events) for (const s of strings(e.attributes)) add(accountIn(s, prefix));
-  for (const tx of b.txs) for (const s of strings(tx)) add(accountIn(s, prefix));
+/** Finds what height H touched, from its events, txs, EVM transactions, receipts and traces. */
+export const touched = (b: Block, prefix: string): Touched => {
+  const accounts = namedAccounts(b.comet.blockResults, b.txs, prefix);
+  const add = (a: string | undefined) => a && accounts.add(a);
+  const events = eventsOf(b.comet.blockResults);
 
   const validatorsChanged =
     events.some((e) => VALIDATOR_EVENTS.has(str(e.type))) ||

@@ -2,6 +2,7 @@ import {
   type AccountState,
   consAddress,
   type JsonObject,
+  namedAccounts,
   RAW_BLOCK_VERSION,
   type RawBlockV1,
   type TokenState,
@@ -45,6 +46,31 @@ const mapLimit = async <T, R>(
   return out;
 };
 
+/**
+ * At most `n` of the calls given to it run at once, in the order given (the rest wait). One per
+ * height for its account reads: those the events name start before the EVM parts arrive, the
+ * others after, and never more than `n` at once (6 REST queries each; more at once only made the
+ * node slower).
+ */
+const limiter = (n: number) => {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return <R>(f: () => Promise<R>): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      const run = () => {
+        active++;
+        f()
+          .then(resolve, reject)
+          .finally(() => {
+            active--;
+            waiting.shift()?.();
+          });
+      };
+      if (active < n) run();
+      else waiting.push(run);
+    });
+};
+
 /** Object with keys in sorted order, so that the same data always serialises to the same bytes. */
 const sorted = <V>(entries: Iterable<readonly [string, V]>): Record<string, V> =>
   Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -77,15 +103,34 @@ export const assembleRawBlock = async (
   h: number,
   opts: AssembleOptions = {},
 ): Promise<RawBlockV1> => {
-  // Phase 1: everything that does not depend on what the block touched, all at once.
+  // Phase 1: everything that does not depend on what the block touched, all at once; the accounts
+  // its events and txs name are read as soon as those arrive (a failure there waits for phase 2).
   const resultsP = r.comet.blockResults(h);
   const evmBlockP = r.evm.block(h);
+  const txsP = r.rest.blockTxs(h);
+  const accountSlots = limiter(8);
+  const accountReads = new Map<string, Promise<AccountState>>();
+  const readAccount = (a: string) => {
+    let read = accountReads.get(a);
+    if (!read) {
+      read = accountSlots(() => r.rest.account(a, h));
+      read.catch(() => {}); // awaited in phase 2, or dropped with the height if phase 1 fails
+      accountReads.set(a, read);
+    }
+    return read;
+  };
+  Promise.all([resultsP, txsP]).then(
+    ([results, txs]) => {
+      for (const a of [...namedAccounts(results, txs, r.prefix)].sort()) readAccount(a);
+    },
+    () => {}, // phase 1 fails with it
+  );
   const [block, blockResults, lastCommitValidators, txs, evmBlock, receipts, traces, chain] =
     await Promise.all([
       r.comet.block(h),
       resultsP,
       lastCommitSigners(r, h),
-      r.rest.blockTxs(h),
+      txsP,
       evmBlockP,
       receiptsOf(
         () => r.evm.receipts(h),
@@ -126,7 +171,7 @@ export const assembleRawBlock = async (
   const accountList = [...new Set([...t.accounts, ...delegators])].sort();
   const tokenAddresses = [...t.tokens.keys()].sort();
   const [accounts, contracts, tokenStates] = await Promise.all([
-    mapLimit(accountList, 8, (a) => r.rest.account(a, h)),
+    Promise.all(accountList.map(readAccount)),
     readContracts(r.evm, t.created, h),
     mapLimit(tokenAddresses, 8, (a) => readTokenState(r.evm, a, t.tokens.get(a)!, h)),
   ]);
