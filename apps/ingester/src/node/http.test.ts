@@ -31,6 +31,7 @@ const pages: Record<string, { status: number; body: unknown }> = {
   },
 };
 const server = createServer((req, res) => {
+  if (req.url === "/hang") return; // never answers
   const page = pages[req.url ?? ""] ?? { status: 404, body: {} };
   res.writeHead(page.status, { "content-type": "application/json" });
   res.end(JSON.stringify(page.body));
@@ -41,6 +42,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => {
+  server.closeAllConnections();
   server.close();
 });
 
@@ -49,6 +51,14 @@ describe("getJson", () => {
     const e = await getJson(`${base}/future`).catch((x: unknown) => x);
     expect(isRetryable(e)).toBe(true);
     expect((e as Error).message).toMatch(/HTTP 400 .*cannot query with height in the future/);
+  });
+
+  it("gives up on a node that does not answer within the timeout, as retryable", async () => {
+    const t0 = performance.now();
+    const e = await getJson(`${base}/hang`, {}, 300).catch((x: unknown) => x);
+    expect(isRetryable(e)).toBe(true);
+    expect((e as Error).message).toMatch(/GET .*\/hang: .*[Tt]imeout/);
+    expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
   it("leaves other 4xx as answers, and reads a document whatever words it holds", async () => {
