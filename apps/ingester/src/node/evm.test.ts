@@ -92,7 +92,7 @@ const server = createServer((req, res) => {
 let reader: EvmReader;
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  reader = new EvmReader(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 9001);
+  reader = new EvmReader(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
 afterAll(() => {
   reader.destroy();

@@ -4,31 +4,14 @@ import {
   isTxNotIndexed,
 } from "@explorer/chain/node-answers";
 import type { JsonObject } from "@explorer/raw-block";
-import { publicUrl, withCredentials } from "@explorer/service";
-import { FetchRequest, JsonRpcProvider } from "ethers";
+import { publicUrl } from "@explorer/service";
 import { NodeUnavailableError } from "./errors.ts";
+import { JsonRpcClient, RpcAnswerError } from "./json-rpc.ts";
 
 const hex = (h: number) => `0x${h.toString(16)}`;
 
-/**
- * The node's JSON-RPC error object in an ethers error, if the node answered with one. ethers keeps
- * it in `error`, or in `info.error` where it turns the answer into an error of its own: a
- * CALL_EXCEPTION for any eth_call error, UNSUPPORTED_OPERATION for "the method … does not exist".
- */
-const rpcErrorOf = (e: unknown): { code?: unknown; message?: unknown } | undefined => {
-  const err = e as { error?: object; info?: { error?: object } };
-  return err?.info?.error ?? err?.error;
-};
-
-/** Did the node answer with a JSON-RPC error (an answer), rather than fail to answer? */
-const isRpcError = (e: unknown): boolean =>
-  typeof rpcErrorOf(e)?.code === "number" || (e as { code?: string })?.code === "CALL_EXCEPTION";
-
 /** The node's error message, or "". */
-const rpcMessage = (e: unknown): string => {
-  const m = rpcErrorOf(e)?.message;
-  return typeof m === "string" ? m : "";
-};
+const rpcMessage = (e: unknown): string => (e instanceof RpcAnswerError ? e.rpcMessage : "");
 
 /** Does this error answer of eth_getBlockReceipts say the node's transaction index lacks one? */
 const isIndexLag = (e: unknown): boolean => isTxNotIndexed(rpcMessage(e));
@@ -37,37 +20,24 @@ const isIndexLag = (e: unknown): boolean => isTxNotIndexed(rpcMessage(e));
 export class IndexLagError extends NodeUnavailableError {}
 
 /** Is this eth_call error answer the EVM's own outcome of the call (a revert, a VM error)? */
-const isEvmOutcome = (e: unknown): boolean => evmOutcome(rpcErrorOf(e)?.code, rpcMessage(e));
+const isEvmOutcome = (e: unknown): boolean =>
+  e instanceof RpcAnswerError && evmOutcome(e.code, e.rpcMessage);
 
 /** Does this error answer say the node does not serve debug_traceBlockByNumber at all? */
-const isTracingOff = (e: unknown): boolean => isMethodOff(rpcErrorOf(e)?.code, rpcMessage(e));
+const isTracingOff = (e: unknown): boolean =>
+  e instanceof RpcAnswerError && isMethodOff(e.code, e.rpcMessage);
 
-/** The EVM JSON-RPC through ethers (batched), returning the node's JSON as it is. */
+/** The EVM JSON-RPC (batched, see JsonRpcClient), returning the node's JSON as it is. */
 export class EvmReader {
-  readonly provider: JsonRpcProvider;
+  private readonly rpc: JsonRpcClient;
 
-  constructor(
-    readonly url: string,
-    chainId?: number,
-  ) {
-    const bare = withCredentials(url);
-    const req = new FetchRequest(bare.url);
-    for (const [k, v] of Object.entries(bare.headers)) req.setHeader(k, v);
-    req.timeout = 30_000;
-    this.provider = new JsonRpcProvider(req, chainId, {
-      staticNetwork: chainId !== undefined,
-      batchMaxCount: 50,
-      batchStallTime: 2,
-    });
+  constructor(readonly url: string) {
+    this.rpc = new JsonRpcClient(url, { timeoutMs: 30_000, maxBatch: 50, stallMs: 2 });
   }
 
-  async send<T>(method: string, params: unknown[]): Promise<T> {
-    try {
-      return (await this.provider.send(method, params)) as T;
-    } catch (e) {
-      if (isRpcError(e)) throw e;
-      throw new NodeUnavailableError(`${publicUrl(this.url)} ${method}: ${(e as Error).message}`);
-    }
+  /** The node's result; an error answer is an RpcAnswerError, no answer a NodeUnavailableError. */
+  send<T>(method: string, params: unknown[]): Promise<T> {
+    return this.rpc.send(method, params) as Promise<T>;
   }
 
   chainId = async () => Number(await this.send<string>("eth_chainId", []));
@@ -131,6 +101,6 @@ export class EvmReader {
   }
 
   destroy(): void {
-    this.provider.destroy();
+    this.rpc.destroy();
   }
 }

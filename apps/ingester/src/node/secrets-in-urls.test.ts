@@ -19,7 +19,7 @@ describe("a node that does not answer", () => {
     const comet = await new CometReader(SECRET_URL, 5_000).call("status").catch((e: Error) => e);
     expect((comet as Error).message).toMatch(/^http:\/\/127\.0\.0\.1:1 status: /);
     expect(leaks((comet as Error).message)).toBe(false);
-    const evm = await new EvmReader(SECRET_URL, 1).send("eth_chainId", []).catch((e: Error) => e);
+    const evm = await new EvmReader(SECRET_URL).send("eth_chainId", []).catch((e: Error) => e);
     expect((evm as Error).message).toMatch(/^http:\/\/127\.0\.0\.1:1 /);
     expect(leaks((evm as Error).message)).toBe(false);
   });
@@ -78,7 +78,7 @@ describe("a node behind HTTP Basic authentication (user:pass@ in its URL)", () =
       expect(await new CometReader(url, 5_000).call("status")).toMatchObject({
         sync_info: { latest_block_height: "7" },
       });
-      expect(await new EvmReader(url, 1).send("eth_chainId", [])).toBe("0x40000");
+      expect(await new EvmReader(url).send("eth_chainId", [])).toBe("0x40000");
       expect(seen.length).toBeGreaterThanOrEqual(3);
       expect(seen.every((a) => a.startsWith("Basic "))).toBe(true);
       const refused = await getJson(`${url.replace("p%40ss", "wrong")}/cosmos/x`).catch(
