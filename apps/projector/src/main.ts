@@ -24,6 +24,7 @@ import { connect } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
+import { closing, reportFailure } from "./exit.ts";
 import { projectLog } from "./project.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
@@ -37,7 +38,7 @@ export class Store extends Context.Service<Store, ClickHouseClient>()("projector
       return Store.of(
         yield* Effect.acquireRelease(
           Effect.promise(() => openClickHouse(parseStoreUrl(cfg.storeUrl))),
-          (c) => Effect.promise(() => c.close()),
+          (c) => closing("the store", () => c.close()),
         ),
       );
     }),
@@ -60,7 +61,7 @@ export class Log extends Context.Service<Log, RawLog>()("projector/Log") {
               signal,
             ),
           ),
-          (l) => Effect.promise(() => l.close()),
+          (l) => closing("the log", () => l.close()),
           { interruptible: true },
         ),
       );
@@ -183,7 +184,7 @@ export const follow = Effect.gen(function* () {
     Effect.promise(() =>
       connect({ servers: cfg.natsUrl, name: "explorer-projector", maxReconnectAttempts: -1 }),
     ),
-    (c) => Effect.promise(() => c.drain()),
+    (c) => closing("NATS", () => c.drain()),
   );
   const subject = projectedSubject(cfg.chainId);
   // Best effort: an announcement that cannot go out is logged; the tables are written, and the
@@ -282,11 +283,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       : process.argv[2] === "checksums"
         ? checksumsProgram
         : follow;
+  // Every failure, a bad setting and a close's among them, is reported once by reportFailure, in
+  // the project's logger (runMain's own report went to Effect's default logger, on stdout).
   runMain(
     Effect.scoped(program).pipe(
       Effect.provide(ProjectorLive),
       Effect.provide(Settings.fromEnv),
+      reportFailure(),
       Effect.provide(LoggingLive),
     ),
+    { disableErrorReporting: true },
   );
 }

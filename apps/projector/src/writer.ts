@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { insertRowBinary, settleAccountDays, settleDays, type TableColumns } from "@explorer/store";
+import { insertRowBinary, settleDays, type TableColumns } from "@explorer/store";
 import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
 
 /**
@@ -148,9 +148,7 @@ export class BatchWriter {
       if (list) await this.insert(table, list);
     }
     const { height, txsTotal } = batch.progress;
-    const closed =
-      batch.blocks > 0 ? await settleDays(this.ch, this.db, height - batch.blocks + 1, height) : "";
-    if (closed) await settleAccountDays(this.ch, this.db, closed, height);
+    if (batch.blocks > 0) await settleDays(this.ch, this.db, height - batch.blocks + 1, height);
     await this.insert(
       "progress",
       encodeRows(this.columns, "progress", [{ name: "projector", height, txs_total: txsTotal }]),

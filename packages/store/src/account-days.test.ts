@@ -2,10 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { accountDays, accountSums, settleAccountDays } from "./account-days.ts";
+import { accountDays, accountSums } from "./account-days.ts";
 import { openClickHouse } from "./client.ts";
-import { settleDays } from "./day-sums.ts";
 import { ensureCurrentSet } from "./table-sets.ts";
+import { batchWriter } from "./test-batch.ts";
 
 const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "chdb-acc-")) });
 afterAll(() => ch.close());
@@ -23,10 +23,7 @@ const activeAt = (h: number) => [`a${h % 3}`, `b${(h * 7) % 11}`];
 const readingAt = (h: number) => ({ address: `c${h % 4}`, amount: h % 3 === 0 ? 0 : h });
 
 /** Writes blocks `a` to `b` as a batch does: their rows, then the days they close. */
-const batch = async (a: number, b: number) => {
-  const hs = Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  const rows = (table: string, values: object[]) =>
-    ch.insert({ table: `${db}.${table}`, values, format: "JSONEachRow" });
+const batch = batchWriter(ch, db, async (hs, rows) => {
   await rows(
     "block_stats",
     hs.map((h) => ({ height: h, time: timeOf(h) })),
@@ -49,9 +46,7 @@ const batch = async (a: number, b: number) => {
       bank_transfers: [h % 3, 1],
     })),
   );
-  const closed = await settleDays(ch, db, a, b);
-  if (closed) await settleAccountDays(ch, db, closed, b);
-};
+});
 
 interface DayRow {
   day: string;

@@ -95,8 +95,8 @@ export const accountDays = (
 UNION ALL SELECT * FROM (${accountSums(settled(dayOf(hi)), hi)})`;
 
 /**
- * Settles the days before `closed` (YYYY-MM-DD: the day of a batch's last block, as settleDays
- * returns it when the batch closed a day), after `day_stats` and before the progress row, from
+ * Settles the days before `closed` (YYYY-MM-DD: the day of a batch's last block, when the batch
+ * closed a day; settle-days.ts), after `day_stats` and before the progress row, from
  * the first height after the days settled before it up to `last`.
  */
 export const settleAccountDays = async (

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openClickHouse } from "./client.ts";
-import { chainDays, dayOf, daySums, settleDays } from "./day-sums.ts";
+import { chainDays, dayOf, daySums } from "./day-sums.ts";
 import { typedDaySums, typedOpen, typedSettled } from "./day-types.ts";
 import { ensureCurrentSet } from "./table-sets.ts";
+import { batchWriter } from "./test-batch.ts";
 
 const ch = await openClickHouse({ kind: "chdb", path: mkdtempSync(join(tmpdir(), "chdb-days-")) });
 afterAll(() => ch.close());
@@ -22,10 +23,7 @@ const TOKEN_TYPES = ["CFC-20", "CFC-721", "ERC-1155"];
 const MESSAGE_TYPES = ["/cosmos.bank.v1beta1.MsgSend", "/cosmos.evm.vm.v1.MsgEthereumTx"];
 
 /** Writes blocks `a` to `b` as a batch does: their analytics rows, then the days they close. */
-const batch = async (a: number, b: number) => {
-  const hs = Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  const rows = (table: string, values: object[]) =>
-    ch.insert({ table: `${db}.${table}`, values, format: "JSONEachRow" });
+const batch = batchWriter(ch, db, async (hs, rows) => {
   await rows(
     "block_stats",
     hs.map((h) => ({
@@ -77,8 +75,7 @@ const batch = async (a: number, b: number) => {
       .filter((h) => h % 2 === 0)
       .map((h) => ({ address: `0x${h}`, block_number: h, time: timeOf(h) })),
   );
-  await settleDays(ch, db, a, b);
-};
+});
 
 const rows = async (sql: string) =>
   (

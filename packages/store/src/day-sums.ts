@@ -3,10 +3,10 @@ import { settleTypedDays } from "./day-types.ts";
 
 /**
  * Sums by UTC day of block time (sql/021 `day_stats`), for the charts and counters of `/stats/*`:
- * the projector settles a day once a block of a later day is written (`settleDays`); the API reads
- * the settled days and adds up the rows of the days after them (`daySums`). Either way from the
- * per-block and per-transaction rows (sql/015, `token_transfers`), read with FINAL, so a replayed
- * batch counts once.
+ * the projector settles a day once a block of a later day is written (`settleDays`,
+ * settle-days.ts); the API reads the settled days and adds up the rows of the days after them
+ * (`daySums`). Either way from the per-block and per-transaction rows (sql/015,
+ * `token_transfers`), read with FINAL, so a replayed batch counts once.
  */
 
 /**
@@ -58,39 +58,26 @@ export const chainDays = (
 UNION ALL SELECT * FROM (${daySums(settledBefore(dayOf(hi)), hi)})`;
 
 /**
- * Settles the days a batch of heights `first` to `last` closed, before its progress row (in
- * `day_stats`, then by type in `day_types`, day-types.ts): each day
- * before the last block's, from the first height after the days settled before it. A day is
- * settled once every block of it is written (block times never go back), so its row is exact; a
- * replayed batch writes the same rows again, which collapse. A batch within one day (at the head:
- * nearly every one) reads only its blocks' times. Returns the last block's day (YYYY-MM-DD) when
- * the batch closed a day, for the other tables of settled days (account-days.ts).
+ * Settles the days before `closed` (YYYY-MM-DD: the day of a batch's last block, when the batch
+ * closed a day; settle-days.ts) in `day_stats`, then by type in `day_types` (day-types.ts): each
+ * from the first height after the days settled before it up to `last`.
  */
-export const settleDays = async (
+export const settleDaySums = async (
   ch: ClickHouseClient,
   db: string,
-  first: number,
+  closed: string,
   last: number,
-): Promise<string | undefined> => {
-  const rs = await ch.query({
-    query: `SELECT toString(min(toDate(time))) AS a, toString(max(toDate(time))) AS z, count() AS n
-      FROM ${db}.block_stats FINAL WHERE height BETWEEN {first:UInt64} AND {last:UInt64}`,
-    query_params: { first: Math.max(first - 1, 0), last },
-    format: "JSONEachRow",
-  });
-  const [span] = await rs.json<{ a: string; z: string; n: string | number }>();
-  if (!span || Number(span.n) === 0 || span.a === span.z) return undefined;
-  const closed = `toDate({z:String})`;
+): Promise<void> => {
+  const day = `toDate({z:String})`;
   await ch.command({
     query:
-      `INSERT INTO ${db}.day_stats SELECT * FROM (${daySums(settledBefore(closed), "{last:UInt64}")})
-      WHERE day < ${closed}`.replaceAll("{db}", db),
-    query_params: { z: span.z, last },
+      `INSERT INTO ${db}.day_stats SELECT * FROM (${daySums(settledBefore(day), "{last:UInt64}")})
+      WHERE day < ${day}`.replaceAll("{db}", db),
+    query_params: { z: closed, last },
   });
   // by type (sql/025): messages and token transfers
   await ch.command({
-    query: settleTypedDays(closed, "{last:UInt64}").replaceAll("{db}", db),
-    query_params: { z: span.z, last },
+    query: settleTypedDays(day, "{last:UInt64}").replaceAll("{db}", db),
+    query_params: { z: closed, last },
   });
-  return span.z;
 };

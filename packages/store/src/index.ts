@@ -5,4 +5,5 @@ export * from "./day-types.ts";
 export * from "./migrate.ts";
 export * from "./params.ts";
 export * from "./row-binary.ts";
+export * from "./settle-days.ts";
 export * from "./table-sets.ts";

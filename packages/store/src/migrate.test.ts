@@ -35,6 +35,17 @@ const RELEASED: Record<string, string> = {
     "8e5d771e2f138b77ab89d623e25ab1daf2b3c26b2823e8e8ff6ef9d39273356b",
   "013_verified_full_match.sql": "580ca65a5abdfb34c294c09ccf2e537cc54b0b3fbdd0c3081c9c569bd48d1bcd",
   "014_block_records.sql": "5decc2749505c2bde521f6536e0e8f3834c197befb1d1f47a678453c70719d9b",
+  "015_analytics.sql": "e5d66aafdc851c438cd6c3551d52bee76491dc39de4782491acdfd92622e166d",
+  "017_internal_txs.sql": "0c54099cca731942c840c9d09de0f82a00fcb7ba9d5d6f7fb55f1a709f0558b3",
+  "018_token_meta.sql": "59174b3284237f48fd393ce27e3db513476bcacf971a0110f99823a6e0b00be0",
+  "019_evm_txs.sql": "ff254345ac04e27f8f45a79063aabb1d9cbaacc994b3be27bb8d0c33d3bdd99e",
+  "020_history.sql": "222e827b25399796794a962e459bcbbe43bdb96c2a8b687862845078faacef9e",
+  "021_day_stats.sql": "352af9e8944902cd0a840c61ba99b5ecc6dba82b876e6d4627bf6a2cb2638da6",
+  "022_drop_tx_records.sql": "ec6ab79b0721944fc0271937d95da643fa53995ab0d8c93c0bd2d9ecfd2c5464",
+  "023_transfer_standard_keys.sql":
+    "42affff8ae7cf05bbbed6804bffe695a4344a31b82fb9c9bb8ba35345698fc47",
+  "024_account_stats.sql": "7980ee7725a133b9818ff2c30cbdf42fce1da5c15fc59c76ac20e415a4d5e47b",
+  "025_typed_stats.sql": "40545032c77692d74a750648ef61119e06fb901508108ea505677ac8990c161e",
 };
 
 describe("migration files", () => {

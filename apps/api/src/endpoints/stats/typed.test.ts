@@ -5,35 +5,31 @@ import { typeOf } from "./typed.ts";
 const chart = (id: string) => CHARTS.get(id)!;
 
 describe("typeOf", () => {
-  it("takes a message type URL on newMessages, with or without its leading slash", () => {
-    expect(typeOf(chart("newMessages"), "/cosmos.bank.v1beta1.MsgSend")).toEqual({
-      kind: "messages",
-      type: "/cosmos.bank.v1beta1.MsgSend",
-    });
-    expect(typeOf(chart("newMessages"), "cosmos.bank.v1beta1.MsgSend")).toEqual({
-      kind: "messages",
-      type: "/cosmos.bank.v1beta1.MsgSend",
-    });
-  });
+  it.each([
+    ["newMessages", "/cosmos.bank.v1beta1.MsgSend", "messages", "/cosmos.bank.v1beta1.MsgSend"],
+    ["newMessages", "cosmos.bank.v1beta1.MsgSend", "messages", "/cosmos.bank.v1beta1.MsgSend"],
+    ["newTokenTransfers", "erc-1155", "transfers", "ERC-1155"],
+    ["newTokenTransfers", "ERC-20", "transfers", "CFC-20"],
+  ] as const)(
+    "on %s takes %j as %s %s: a message type URL with or without its slash, a token type in any case (ERC-20 for CFC-20)",
+    (id, given, kind, type) => {
+      expect(typeOf(chart(id), given)).toEqual({ kind, type });
+    },
+  );
 
-  it("takes a token type on newTokenTransfers, any case, ERC-20 and ERC-721 for CFC's", () => {
-    expect(typeOf(chart("newTokenTransfers"), "erc-1155")).toEqual({
-      kind: "transfers",
-      type: "ERC-1155",
-    });
-    expect(typeOf(chart("newTokenTransfers"), "ERC-20")).toEqual({
-      kind: "transfers",
-      type: "CFC-20",
-    });
-  });
+  it.each([
+    ["newMessages", "MsgSend", /message type URL/],
+    ["newMessages", "", /message type URL/],
+    ["newTokenTransfers", "ERC-777", /token type/],
+    ["newTxns", "/cosmos.bank.v1beta1.MsgSend", /does not apply to chart newTxns/],
+  ] as const)(
+    "on %s is an error for %j: malformed, or on a chart it does not apply to",
+    (id, given, error) => {
+      expect(typeOf(chart(id), given)).toMatch(error);
+    },
+  );
 
-  it("is an error for a malformed type, or on a chart it does not apply to; nothing without one", () => {
-    expect(typeOf(chart("newMessages"), "MsgSend")).toMatch(/message type URL/);
-    expect(typeOf(chart("newMessages"), "")).toMatch(/message type URL/);
-    expect(typeOf(chart("newTokenTransfers"), "ERC-777")).toMatch(/token type/);
-    expect(typeOf(chart("newTxns"), "/cosmos.bank.v1beta1.MsgSend")).toMatch(
-      /does not apply to chart newTxns/,
-    );
+  it("is nothing without a type", () => {
     expect(typeOf(chart("newMessages"), undefined)).toBeUndefined();
   });
 });
