@@ -4,7 +4,7 @@ import { dayOf, settledBefore } from "./day-sums.ts";
 /**
  * Accounts and native coin sums by UTC day of block time (sql/024 `account_day_stats`), settled
  * like `day_stats` (day-sums.ts): the projector writes a day once a block of a later day is
- * written (`settleAccountDays`); the API reads the settled days and adds up the projected
+ * written (`settleAccountDays`, called by settle-days.ts with the other days); the API reads the settled days and adds up the projected
  * block's day from its rows (`accountDays`).
  */
 
