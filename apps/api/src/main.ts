@@ -10,6 +10,7 @@ import {
   REFERENCE_EVM_CHAIN_ID,
   type ReadyCheck,
   type ReadyReport,
+  reportFailure,
   runChecks,
   runMain,
   serveAdmin,
@@ -252,6 +253,12 @@ export const serve = Effect.gen(function* () {
 });
 
 if (import.meta.url === `file://${process.argv[1]}`)
+  // a failure is reported once, in the project's logger and one line on stderr (reportFailure)
   runMain(
-    Effect.scoped(serve).pipe(Effect.provide(ProcessSettings.fromEnv), Effect.provide(LoggingLive)),
+    Effect.scoped(serve).pipe(
+      Effect.provide(ProcessSettings.fromEnv),
+      reportFailure("api"),
+      Effect.provide(LoggingLive),
+    ),
+    { disableErrorReporting: true },
   );

@@ -3,6 +3,7 @@ import {
   LoggingLive,
   publicUrl,
   type ReadyCheck,
+  reportFailure,
   runMain,
   Settings,
   serveAdmin,
@@ -53,4 +54,12 @@ export const ingesterProgram = Effect.gen(function* () {
 );
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  runMain(ingesterProgram.pipe(Effect.provide(Settings.fromEnv), Effect.provide(LoggingLive)));
+  // a failure is reported once, in the project's logger and one line on stderr (reportFailure)
+  runMain(
+    ingesterProgram.pipe(
+      Effect.provide(Settings.fromEnv),
+      reportFailure("ingester"),
+      Effect.provide(LoggingLive),
+    ),
+    { disableErrorReporting: true },
+  );

@@ -3,9 +3,11 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { openLogPatiently, projectedSubject, type RawLog } from "@explorer/raw-log";
 import {
   callbackWarner,
+  closing,
   LoggingLive,
   log as logger,
   type ReadyCheck,
+  reportFailure,
   runMain,
   Settings,
   serveAdmin,
@@ -24,7 +26,7 @@ import { connect } from "@nats-io/transport-node";
 import { Context, Effect, Layer, Metric, Schedule } from "effect";
 import { checksums } from "./checksums.ts";
 import { ProjectorConfig } from "./config.ts";
-import { closing, reportFailure } from "./exit.ts";
+
 import { projectLog } from "./project.ts";
 import { reindex } from "./reindex.ts";
 import { openCurrentSet } from "./table-set.ts";
@@ -289,7 +291,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     Effect.scoped(program).pipe(
       Effect.provide(ProjectorLive),
       Effect.provide(Settings.fromEnv),
-      reportFailure(),
+      reportFailure("projector"),
       Effect.provide(LoggingLive),
     ),
     { disableErrorReporting: true },

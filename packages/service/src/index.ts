@@ -1,4 +1,5 @@
 export * from "./errors.ts";
+export * from "./exit.ts";
 export * from "./health.ts";
 export * from "./listen.ts";
 export * from "./log.ts";

@@ -1,5 +1,3 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { Cause, Effect, Exit, Fiber, Logger } from "effect";
 import { describe, expect, it } from "vitest";
 import { closing, reportFailure } from "./exit.ts";
@@ -20,7 +18,7 @@ const run = <A, E>(effect: Effect.Effect<A, E>) => {
 };
 const failingClose = () => Promise.reject(new Error("chDB would not close"));
 
-describe("projector exit", () => {
+describe("how a run ends", () => {
   it("a close that fails after a finished run is logged at error with its cause; the run still succeeds", async () => {
     const exit = await run(
       Effect.scoped(
@@ -38,7 +36,7 @@ describe("projector exit", () => {
     const exit = await run(
       Effect.scoped(
         Effect.acquireRelease(Effect.succeed(1), () => Effect.promise(failingClose)),
-      ).pipe(reportFailure((l) => lines.push(l))),
+      ).pipe(reportFailure("projector", (l) => lines.push(l))),
     );
     expect(Exit.isFailure(exit)).toBe(true);
     expect(lines).toHaveLength(1);
@@ -53,7 +51,7 @@ describe("projector exit", () => {
     const exit = await run(
       Effect.gen(function* () {
         const fiber = yield* Effect.forkChild(
-          Effect.never.pipe(reportFailure((l) => lines.push(l))),
+          Effect.never.pipe(reportFailure("projector", (l) => lines.push(l))),
         );
         yield* Fiber.interrupt(fiber);
       }),
@@ -62,20 +60,4 @@ describe("projector exit", () => {
     expect(lines).toEqual([]);
     expect(logged).toEqual([]);
   });
-
-  it("the process that fails exits 1 with one line on stderr naming why", () => {
-    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
-    const r = spawnSync(process.execPath, ["--import", "tsx", main], {
-      env: { ...process.env, BATCH_BLOCKS: "abc", LOG_FORMAT: "json" },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(r.status, r.stdout + r.stderr).toBe(1);
-    const lines = r.stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({
-      level: "error",
-      msg: 'projector stopped: SettingError: BATCH_BLOCKS in the environment: batch-blocks takes a whole number, not "abc"',
-    });
-  }, 60_000);
 });
