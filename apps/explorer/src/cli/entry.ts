@@ -19,16 +19,22 @@ const main = async () => {
     return;
   }
   const { settings } = invocation;
-  const [{ failBriefly, LoggingLive, runMain, Settings, useLogSettings }, { Effect }, program] =
-    await Promise.all([import("@explorer/service"), import("effect"), invocation.command.load()]);
+  const [
+    { failBriefly, LoggingLive, reportFailure, runMain, Settings, useLogSettings },
+    { Effect },
+    program,
+  ] = await Promise.all([import("@explorer/service"), import("effect"), invocation.command.load()]);
   // Before LoggingLive is made (it takes the least level then), and before the program logs.
   useLogSettings(settings);
+  // an operational failure is one line (failBriefly); any other is reported by reportFailure
   runMain(
     program.pipe(
       failBriefly,
       Effect.provide(Settings.layer(settings)),
+      reportFailure("explorer"),
       Effect.provide(LoggingLive),
     ),
+    { disableErrorReporting: true },
   );
 };
 
