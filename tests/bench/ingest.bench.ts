@@ -28,8 +28,9 @@ const recording = (r: Readers, calls: Map<number, Call[]>, waits?: Waits): Reade
     new Proxy(o, {
       get(obj, key, recv) {
         const v = Reflect.get(obj, key, recv);
-        if (typeof v !== "function" || typeof key !== "string" || key === "call" || key === "send")
-          return v;
+        // every method the ingester calls, eth_call (`call`, its token reads) among them; a
+        // method's own inner calls go to the reader itself and are not counted twice
+        if (typeof v !== "function" || typeof key !== "string") return v;
         return (...args: unknown[]) => {
           const h = args.find((a): a is number => typeof a === "number") ?? -1;
           const list = calls.get(h) ?? [];
