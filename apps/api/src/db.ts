@@ -26,7 +26,7 @@ export interface StoreState {
 export interface DbShape {
   /** The current set and projected height (cached briefly; refreshed when the projector moves). */
   readonly state: Effect.Effect<StoreState, StoreFailure>;
-  /** The last state read, if still fresh (no effect to run: for the hot path). */
+  /** The last state read, if fresh or being read again (no effect to run: for the hot path). */
   readonly peek: () => StoreState | undefined;
   /** Reads the state again now (the stream calls it before announcing new heights). */
   readonly refresh: Effect.Effect<StoreState, StoreFailure>;
@@ -53,6 +53,7 @@ export const makeDb = (
   base: string,
   ttlMs = 250,
   switchGraceMs = 30_000,
+  staleMs = 1000,
 ): DbShape => {
   let cached: { at: number; value: Promise<StoreState> } | undefined;
   let settled: { at: number; value: StoreState } | undefined;
@@ -136,26 +137,28 @@ export const makeDb = (
     behindSince = undefined;
     return next;
   };
+  /** The state, read again when older than `ttlMs` (one read for every caller meanwhile). */
+  const current = (): Promise<StoreState> => {
+    const now = Date.now();
+    if (!cached || now - cached.at > ttlMs) {
+      const at = now;
+      const value = load();
+      cached = { at, value };
+      // One handler for both outcomes: a failed read must not become an unhandled rejection
+      // (which ends the process) while the store is away.
+      value.then(
+        (v) => {
+          if (v === last) settled = { at, value: v }; // else a newer load has set it
+        },
+        () => {
+          if (cached?.value === value) cached = undefined;
+        },
+      );
+    }
+    return cached.value;
+  };
   const state = Effect.tryPromise({
-    try: () => {
-      const now = Date.now();
-      if (!cached || now - cached.at > ttlMs) {
-        const at = now;
-        const value = load();
-        cached = { at, value };
-        // One handler for both outcomes: a failed read must not become an unhandled rejection
-        // (which ends the process) while the store is away.
-        value.then(
-          (v) => {
-            if (v === last) settled = { at, value: v }; // else a newer load has set it
-          },
-          () => {
-            if (cached?.value === value) cached = undefined;
-          },
-        );
-      }
-      return cached.value;
-    },
+    try: current,
     catch: (cause) => new StoreFailure({ message: "cannot read the store's state", cause }),
   });
   const refresh = Effect.suspend(() => {
@@ -175,7 +178,20 @@ export const makeDb = (
     read((q) => queryRows<T>(ch, q, params), sql);
   const fields = (sql: string, params: Record<string, unknown>, columns: number) =>
     read((q) => queryFields(ch, q, params, columns), sql);
-  const peek = () => (settled && Date.now() - settled.at <= ttlMs ? settled.value : undefined);
+  /**
+   * The last state read while it is fresh; past `ttlMs` it starts a new read and, for up to
+   * `staleMs` more, answers the last one meanwhile: a hot request never waits on the store (a
+   * wait of every request in flight, each time the state expires, was the served p99 of a hot
+   * answer under load). The new state is served as soon as its read ends.
+   */
+  const peek = () => {
+    if (!settled) return undefined;
+    const age = Date.now() - settled.at;
+    if (age <= ttlMs) return settled.value;
+    if (age > ttlMs + staleMs) return undefined;
+    current().catch(() => {}); // a failure: the next state read retries it
+    return settled.value;
+  };
   return { state, peek, refresh, query, fields };
 };
 
