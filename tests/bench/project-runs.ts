@@ -6,6 +6,7 @@ import { openPool, projectLog } from "@explorer/projector";
 import { decodeRecord } from "@explorer/raw-block";
 import type { EmbeddedLog } from "@explorer/raw-log";
 import {
+  ANALYTICS_TABLES,
   migrate,
   openClickHouse,
   readTableColumns,
@@ -166,31 +167,39 @@ const diskPerTx = async (
   ];
 };
 
+/** The analytics tables the projector writes itself (sql/015, 024, 025). */
+const WRITTEN = ["block_stats", "block_messages", "account_activity", "native_transfer_stats"];
+/** Every analytics table: those it writes, those ClickHouse fills (ANALYTICS_TABLES), and sql/024's days. */
+const ANALYTICS = [...WRITTEN, ...ANALYTICS_TABLES, "account_day_stats"];
+
 /**
- * The analytics of `db` (sql/015, 020, 024, 025) taken out, for a run without them: their
- * materialized views dropped, and the tables the projector writes (`block_stats`,
- * `block_messages`, `account_activity`, `native_transfer_stats`) Null tables, their inserts
- * discarded. The projector still makes its rows (a few numbers a block): the cost measured is
- * the store's.
+ * The analytics of `db` taken out, for a run without them: every materialized view that fills an
+ * analytics table dropped (found by its target, so that a new one is not missed), and the tables
+ * the projector writes Null tables, their inserts discarded (the days it settles read them, so it
+ * settles none). The projector still makes its rows (a few numbers a block): the cost measured is
+ * the store's. Returns the views dropped.
  */
 const withoutAnalytics = async (ch: ClickHouseClient, db: string) => {
-  for (const mv of [
-    "tx_stats_mv",
-    "balance_history_mv",
-    "token_balance_history_mv",
-    "validator_history_mv",
-    "token_seen_mv",
-    "delegator_history_mv",
-  ])
-    await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
-  // sql/024: its views
-  for (const mv of ["account_firsts_mv", "balance_readings_mv"])
-    await ch.command({ query: `DROP VIEW IF EXISTS ${db}.${mv}` });
-  for (const t of ["block_stats", "block_messages", "account_activity", "native_transfer_stats"]) {
+  const views = await rows<{ name: string; target: string }>(
+    ch,
+    `SELECT name, extract(create_table_query, ' TO [^.]+\\.(\\w+)') AS target FROM system.tables WHERE database = '${db}' AND engine = 'MaterializedView'`,
+  );
+  const dropped = views.filter((v) => ANALYTICS.includes(v.target)).map((v) => v.name);
+  for (const mv of dropped) await ch.command({ query: `DROP VIEW ${db}.${mv}` });
+  for (const t of WRITTEN) {
     await ch.command({ query: `DROP TABLE ${db}.${t} SYNC` });
     await ch.command({
       query: `CREATE TABLE ${db}.${t} AS bench_columns.${t} ENGINE = Null`,
     });
+  }
+  return dropped;
+};
+
+/** Fails unless every analytics table of `db` is empty (a run without them wrote none). */
+const noAnalytics = async (ch: ClickHouseClient, db: string) => {
+  for (const t of ANALYTICS) {
+    const [row] = await rows<{ n: string }>(ch, `SELECT count() AS n FROM ${db}.${t}`);
+    if (Number(row?.n ?? 0) > 0) throw new Error(`the run without analytics wrote ${db}.${t}`);
   }
 };
 
@@ -220,6 +229,7 @@ const measure = async (): Promise<Figure[]> => {
   const bareCpu: number[] = []; // ms of CPU per block without them
   let txs = 0;
   let disk: Figure[] = [];
+  let dropped: string[] = [];
   await migrate(ch, "bench_columns");
   const columns = await readTableColumns(ch, "bench_columns");
   for (let i = 1; i <= runs; i++) {
@@ -230,13 +240,14 @@ const measure = async (): Promise<Figure[]> => {
     // in odd ones, so that neither side always has the warmer process.
     const withoutThem = async () => {
       await migrate(ch, `${db}_bare`);
-      await withoutAnalytics(ch, `${db}_bare`);
+      dropped = await withoutAnalytics(ch, `${db}_bare`);
       await quiesce(ch);
       const cb = cpuMs();
       const tb = performance.now();
       await projectLog(ch, `${db}_bare`, log, REPLAY_OPTIONS);
       bare.push((performance.now() - tb) / 1000 / blocks);
       bareCpu.push((cpuMs() - cb) / blocks);
+      await noAnalytics(ch, `${db}_bare`);
       await ch.command({ query: `DROP DATABASE ${db}_bare SYNC` });
     };
     if (i % 2 === 0) await withoutThem();
@@ -276,7 +287,7 @@ const measure = async (): Promise<Figure[]> => {
       metric: "projector txs/s without the analytics tables",
       value: perBlock / median(bare),
       unit: "txs/s",
-      note: `beside each run above (after it in odd runs, before it in even ones), the same log: sql/015 and 020's views dropped, block_stats a Null table (${perRun(bare)})`,
+      note: `beside each run above (after it in odd runs, before it in even ones), the same log: every analytics table left empty (checked after each run): ${dropped.length} views dropped (${dropped.join(", ")}), ${WRITTEN.join(", ")} Null tables (${perRun(bare)})`,
     },
     {
       bench: "project",
