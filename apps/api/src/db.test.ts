@@ -109,7 +109,7 @@ describe("a re-index's switch", { timeout: 30_000 }, () => {
    * A store whose answers the test controls: table sets `x_1` and `x_2` at `heights`, the current
    * one `current`; the old set's progress read waits on `gate`, or fails with `failure`.
    */
-  const controlled = (ttlMs = 60_000, staleMs?: number) => {
+  const controlled = (ttlMs = 60_000) => {
     const c = {
       heights: { x_1: 11, x_2: 10 } as Record<string, number>,
       current: 1,
@@ -129,7 +129,7 @@ describe("a re-index's switch", { timeout: 30_000 }, () => {
         },
       }),
     } as unknown as Parameters<typeof makeDb>[0];
-    return { c, store: makeDb(client, "x", ttlMs, 30_000, staleMs) };
+    return { c, store: makeDb(client, "x", ttlMs) };
   };
   const at = (s: { db: string; height: number } | undefined) => `${s?.db}@${s?.height}`;
 
@@ -143,24 +143,24 @@ describe("a re-index's switch", { timeout: 30_000 }, () => {
     expect(at(await Effect.runPromise(store.refresh))).toBe("x_2@10");
   });
 
-  it("past its TTL, peek answers the last state while a new read runs, the new one once read, none once too old", async () => {
-    const { c, store } = controlled(20, 200);
+  it("past half its TTL, peek starts the next read and answers the last state meanwhile; none past its TTL", async () => {
+    const { c, store } = controlled(200);
     expect(at(await Effect.runPromise(store.refresh))).toBe("x_1@11");
     let open = () => {};
     c.gate = new Promise((r) => {
       open = r;
     });
     c.heights.x_1 = 12; // a new block projected
-    await new Promise((r) => setTimeout(r, 40));
-    expect(at(store.peek())).toBe("x_1@11"); // stale: a new read started, waiting on the store
+    await new Promise((r) => setTimeout(r, 120));
+    expect(at(store.peek())).toBe("x_1@11"); // a new read started, waiting on the store
     open();
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20));
     expect(at(store.peek())).toBe("x_1@12");
     c.gate = new Promise(() => {}); // the store stops answering
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise((r) => setTimeout(r, 120));
     expect(at(store.peek())).toBe("x_1@12");
-    await new Promise((r) => setTimeout(r, 250));
-    expect(store.peek()).toBeUndefined(); // older than TTL + 200 ms: the hot path waits on the store
+    await new Promise((r) => setTimeout(r, 100));
+    expect(store.peek()).toBeUndefined(); // expired: the hot path waits on the store
   });
 
   it("an older read of the state that ends after a newer one does not bring the older state back", async () => {

@@ -26,7 +26,7 @@ export interface StoreState {
 export interface DbShape {
   /** The current set and projected height (cached briefly; refreshed when the projector moves). */
   readonly state: Effect.Effect<StoreState, StoreFailure>;
-  /** The last state read, if fresh or being read again (no effect to run: for the hot path). */
+  /** The last state read, if still fresh (no effect to run: for the hot path); reads it ahead. */
   readonly peek: () => StoreState | undefined;
   /** Reads the state again now (the stream calls it before announcing new heights). */
   readonly refresh: Effect.Effect<StoreState, StoreFailure>;
@@ -53,7 +53,6 @@ export const makeDb = (
   base: string,
   ttlMs = 250,
   switchGraceMs = 30_000,
-  staleMs = 1000,
 ): DbShape => {
   let cached: { at: number; value: Promise<StoreState> } | undefined;
   let settled: { at: number; value: StoreState } | undefined;
@@ -137,25 +136,26 @@ export const makeDb = (
     behindSince = undefined;
     return next;
   };
+  /** Starts a read of the state, now. */
+  const readNow = (at: number) => {
+    const value = load();
+    cached = { at, value };
+    // One handler for both outcomes: a failed read must not become an unhandled rejection
+    // (which ends the process) while the store is away.
+    value.then(
+      (v) => {
+        if (v === last) settled = { at, value: v }; // else a newer load has set it
+      },
+      () => {
+        if (cached?.value === value) cached = undefined;
+      },
+    );
+    return value;
+  };
   /** The state, read again when older than `ttlMs` (one read for every caller meanwhile). */
   const current = (): Promise<StoreState> => {
     const now = Date.now();
-    if (!cached || now - cached.at > ttlMs) {
-      const at = now;
-      const value = load();
-      cached = { at, value };
-      // One handler for both outcomes: a failed read must not become an unhandled rejection
-      // (which ends the process) while the store is away.
-      value.then(
-        (v) => {
-          if (v === last) settled = { at, value: v }; // else a newer load has set it
-        },
-        () => {
-          if (cached?.value === value) cached = undefined;
-        },
-      );
-    }
-    return cached.value;
+    return !cached || now - cached.at > ttlMs ? readNow(now) : cached.value;
   };
   const state = Effect.tryPromise({
     try: current,
@@ -179,17 +179,18 @@ export const makeDb = (
   const fields = (sql: string, params: Record<string, unknown>, columns: number) =>
     read((q) => queryFields(ch, q, params, columns), sql);
   /**
-   * The last state read while it is fresh; past `ttlMs` it starts a new read and, for up to
-   * `staleMs` more, answers the last one meanwhile: a hot request never waits on the store (a
-   * wait of every request in flight, each time the state expires, was the served p99 of a hot
-   * answer under load). The new state is served as soon as its read ends.
+   * The last state read while it is fresh (at most `ttlMs` old). Past half that it starts the next
+   * read, once, and answers the last state meanwhile: under load the new state is read before the
+   * last one expires, so a hot request never waits on the store (every request in flight waited
+   * for one read each time it expired: the served p99 of a hot answer at 50 clients).
    */
   const peek = () => {
     if (!settled) return undefined;
-    const age = Date.now() - settled.at;
-    if (age <= ttlMs) return settled.value;
-    if (age > ttlMs + staleMs) return undefined;
-    current().catch(() => {}); // a failure: the next state read retries it
+    const now = Date.now();
+    const age = now - settled.at;
+    if (age > ttlMs) return undefined;
+    // A failed read: the next one retries it.
+    if (age > ttlMs / 2 && (!cached || cached.at === settled.at)) readNow(now).catch(() => {});
     return settled.value;
   };
   return { state, peek, refresh, query, fields };
