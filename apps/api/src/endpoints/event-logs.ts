@@ -4,6 +4,7 @@ import { inLookup } from "../http/lookup-page.ts";
 import { Where } from "../http/where.ts";
 import { isoTime } from "../records/address.ts";
 import { decodeLog, verifiedInterfaces, withDecoded } from "../records/decode.ts";
+import { keptPage } from "../records/kept-lists.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
 import { query } from "./param.ts";
@@ -72,10 +73,23 @@ export const eventLogs = list(
             page: cut ? page : undefined,
           }),
         );
-      const rows = yield* db.query<LogRow>(
-        `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${sort.dir}, log_index ${sort.dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
-        w.params,
-      );
+      // One key of a list kept beside the store: the page from the records kept, if they hold it.
+      const kept =
+        cut && keys[0]!.length === 1
+          ? yield* keptPage("logs", keys[0]![0]!, {
+              from: 0,
+              upTo: st.height,
+              desc: sort.desc,
+              skip: p.offset,
+              take: p.limit + 1,
+            })
+          : undefined;
+      const rows =
+        (kept as LogRow[] | undefined) ??
+        (yield* db.query<LogRow>(
+          `SELECT * FROM {db}.event_logs FINAL ${w.sql} ORDER BY block_number ${sort.dir}, log_index ${sort.dir} LIMIT ${p.limit + 1}${cut ? "" : ` OFFSET ${p.offset}`}`,
+          w.params,
+        ));
       const ifaces = yield* verifiedInterfaces(rows.map((r) => r.contract));
       return envelope(
         rows.map((r) => ({

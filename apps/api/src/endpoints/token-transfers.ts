@@ -1,9 +1,10 @@
 import { Effect } from "effect";
-import { envelope } from "../http/list.ts";
+import { envelope, type Page } from "../http/list.ts";
 import { inLookup } from "../http/lookup-page.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { transferRecord } from "../records/evm.ts";
+import { keptPage, namesNow } from "../records/kept-lists.ts";
 import { tokenNames } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
@@ -73,6 +74,10 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
           ids.length === 0 &&
           [bn, type, sym, name, from, to].every((f) => f === undefined);
         const page = { height: "block_number", upTo: st.height, desc: sort.desc, at: p };
+        if (cut) {
+          const kept = yield* keptTransfers(keys[0]!, st.height, sort.desc, p);
+          if (kept) return envelope(kept.map(transferRecord), p);
+        }
         for (const k of keys)
           w.and(
             inLookup({
@@ -93,6 +98,28 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
         return envelope(rows.map(transferRecord), p);
       }),
   );
+
+/**
+ * A page under one index key from the records kept, the tokens named as the store's join names
+ * them; undefined where the records do not hold it or a token is not in the store's contracts.
+ */
+const keptTransfers = (keys: readonly string[], upTo: number, desc: boolean, p: Page) =>
+  Effect.gen(function* () {
+    if (keys.length !== 1) return undefined;
+    const q = { from: 0, upTo, desc, skip: p.offset, take: p.limit + 1 };
+    const rows = yield* keptPage("transfers", keys[0]!, q);
+    if (!rows) return undefined;
+    const names = yield* namesNow(rows.map((r) => String(r.contract)));
+    const out = [];
+    for (const r of rows) {
+      const n = names.get(String(r.contract));
+      if (!n) return undefined;
+      out.push({ ...r, name: n.name, symbol: n.symbol, decimals: n.decimals } as Parameters<
+        typeof transferRecord
+      >[0]);
+    }
+    return out;
+  });
 
 export const tokenTransfers = [
   transfers("/token-transfers"),

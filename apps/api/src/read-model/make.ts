@@ -36,6 +36,11 @@ export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelSh
         const kept = records?.block(st.db, h);
         return kept ? Effect.succeed(kept) : found(blockRows(db).load(h), `block ${h}`);
       }),
+    listPage: (family, key, q) =>
+      Effect.map(db.state, (st) =>
+        q.upTo <= st.height ? records?.listPage(st.db, family, key, q) : undefined,
+      ),
+    listRow: (family, pos) => Effect.map(db.state, (st) => records?.listRow(st.db, family, pos)),
     txPositions: txPositionsReader(db),
     now: (route, params, st) => now.get(route)?.(params, st),
     answersNow: (route) => now.has(route),

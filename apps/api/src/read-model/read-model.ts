@@ -2,6 +2,8 @@ import { Context, type Effect } from "effect";
 import type { StoreState } from "../db.ts";
 import type { NotFound, StoreFailure } from "../http/errors.ts";
 import type { StoredBlock } from "../records/block.ts";
+import type { ListPage } from "../records/list-cut.ts";
+import type { Family, Row } from "../records/list-families.ts";
 import type { AnswerCache } from "./answers.ts";
 import type { Proposers } from "./proposers.ts";
 
@@ -28,6 +30,18 @@ export interface ReadModelShape {
   readonly txRecord: (key: string) => Effect.Effect<string | undefined, StoreFailure>;
   /** A projected block by height (NotFound if the store has none). */
   readonly block: (height: number) => Effect.Effect<StoredBlock, NotFound | StoreFailure>;
+  /**
+   * A page of a family's list under one index key (records/list-cut.ts) from the records kept, if
+   * they hold its heights (`q.upTo`, at most the projected height); else undefined: the store
+   * cuts it.
+   */
+  readonly listPage: (
+    family: Family,
+    key: string,
+    q: ListPage,
+  ) => Effect.Effect<Row[] | undefined, StoreFailure>;
+  /** A family's row at a position (records/list-families.ts positionOf), if kept. */
+  readonly listRow: (family: Family, pos: Buffer) => Effect.Effect<Row | undefined, StoreFailure>;
   /** Consensus address → operator and description, as of the projected height (read-model/proposers.ts). */
   readonly proposers: Effect.Effect<Proposers, StoreFailure>;
   /** `proposers`' map if it is already the one for `st` (no effect: for the hot path), else undefined. */

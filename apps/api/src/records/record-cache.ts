@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Database, open, type RootDatabase } from "lmdb";
 import type { StoredBlock } from "./block.ts";
+import { ListCut, type ListPage } from "./list-cut.ts";
+import type { Family, Row } from "./list-families.ts";
 
 /** A block range's records as read from the store, to be kept (see RecordCache.put). */
 export interface RecordChunk {
@@ -19,10 +21,12 @@ export interface RecordChunk {
     gzipped: Buffer,
   ])[];
   readonly blocks: readonly (readonly [height: number, proposerCons: string, record: string])[];
+  /** The rows of the lists cut from the cache (list-cut.ts), each family's in list order. */
+  readonly lists?: Partial<Record<Family, readonly Row[]>>;
 }
 
 /** The layout of a set's file; a file of another one is deleted and made again. */
-const FORMAT = "3";
+const FORMAT = "4";
 
 /** A set's file: named after the set (a database name), holding LMDB's data file. */
 const SET_FILE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -49,6 +53,7 @@ interface SetFile {
   /** hash key → place */
   readonly hashes: Database<Buffer, string>;
   readonly blocks: Database<Buffer, number>;
+  readonly lists: ListCut;
 }
 
 /**
@@ -104,6 +109,7 @@ export class RecordCache {
       f.txs.clearSync();
       f.hashes.clearSync();
       f.blocks.clearSync();
+      f.lists.clearSync();
       f.env.putSync("format", FORMAT);
       f.env.putSync("stamp", stamp);
       f.env.putSync("filled", "0");
@@ -138,6 +144,22 @@ export class RecordCache {
   }
 
   /**
+   * A page of a list (list-cut.ts) if the records are kept up to its last height, `q.upTo`, which
+   * the caller bounds by its projected height; else undefined (the store cuts it).
+   */
+  listPage(set: string, family: Family, key: string, q: ListPage): Row[] | undefined {
+    const f = this.file;
+    if (f?.set !== set || q.upTo > this.filled(set)) return undefined;
+    return f.lists.page(family, key, q);
+  }
+
+  /** A family's row at a position (list-families.ts positionOf), if kept. */
+  listRow(set: string, family: Family, pos: Buffer): Row | undefined {
+    const f = this.file;
+    return f?.set === set ? f.lists.row(family, pos) : undefined;
+  }
+
+  /**
    * Keeps a chunk of `set`'s records and moves `filled` to its end, in one write: a crash keeps
    * both or neither. A chunk starts just above `filled` (a gap would be taken as kept), or
    * anywhere in an empty file (the set's first block); one another process sharing the file has
@@ -163,6 +185,8 @@ export class RecordCache {
       }
       for (const [h, proposer, record] of chunk.blocks)
         appended(f.blocks.putSync(h, Buffer.from(`${proposer}\t${record}`), { append: true }));
+      for (const [family, rows] of Object.entries(chunk.lists ?? {}))
+        f.lists.writeSync(family as Family, rows);
       f.env.putSync("filled", String(chunk.to));
       return true;
     });
@@ -187,6 +211,7 @@ const setFile = (set: string, stamp: string, env: RootDatabase<string, string>):
   }),
   hashes: env.openDB<Buffer, string>({ name: "hashes", encoding: "binary", compression: false }),
   blocks: env.openDB<Buffer, number>({ name: "blocks", encoding: "binary" }),
+  lists: new ListCut(env),
 });
 
 /**
@@ -195,4 +220,10 @@ const setFile = (set: string, stamp: string, env: RootDatabase<string, string>):
  * more than ~2 KB takes pages of its own: a quarter more disk).
  */
 const openFile = (path: string) =>
-  open<string, string>({ path, compression: true, maxDbs: 4, encoding: "string", pageSize: 16384 });
+  open<string, string>({
+    path,
+    compression: true,
+    maxDbs: 10,
+    encoding: "string",
+    pageSize: 16384,
+  });

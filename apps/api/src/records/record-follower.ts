@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { Effect } from "effect";
 import type { DbShape, StoreState } from "../db.ts";
 import { logLine } from "../log.ts";
+import { listRows } from "./list-fill.ts";
 import type { RecordCache, RecordChunk } from "./record-cache.ts";
 
 /** Transactions read from the store at a time, about (the blocks of a chunk are sized to it). */
@@ -148,7 +149,7 @@ const readChunk = async (
   to: number,
 ): Promise<RecordChunk> => {
   const range = { a: from, b: to };
-  const [txs, blocks] = await Promise.all([
+  const [txs, blocks, lists] = await Promise.all([
     Effect.runPromise(
       db.fields(
         `SELECT height, idx, arrayStringConcat(arrayConcat([concat('h:', txhash)], arrayMap(x -> concat('e:', x), evm_hashes)), ' '), record FROM ${set}.txs FINAL WHERE height BETWEEN {a:UInt64} AND {b:UInt64} ORDER BY height, idx`,
@@ -163,6 +164,7 @@ const readChunk = async (
         3,
       ),
     ),
+    listRows(db, set, from, to),
   ]);
   const gzipped: Buffer[] = [];
   for (const [, , , record] of txs) {
@@ -176,5 +178,6 @@ const readChunk = async (
       ([h, idx, keys], i) => [Number(h), Number(idx), keys!.split(" "), gzipped[i]!] as const,
     ),
     blocks: blocks.map(([h, p, record]) => [Number(h), p!, record!] as const),
+    lists,
   };
 };

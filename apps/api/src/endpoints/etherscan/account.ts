@@ -1,12 +1,13 @@
 import { Effect } from "effect";
+import { keptPage } from "../../records/kept-lists.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
 import { cosmosTxActions } from "./cosmos-txs.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
+import { type EvmTx, evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
-import { paging } from "./paging.ts";
+import { keptListPage, paging } from "./paging.ts";
 import { tokenBalanceActions } from "./token-balances.ts";
 import { tokenTransferActions } from "./token-transfers.ts";
 
@@ -58,7 +59,8 @@ const balancehistory = ({ form, prefix }: ActionRequest) =>
 
 /**
  * txlist: the EVM transactions the account sent, received or created a contract in, every field
- * from the store (sql/019_evm_txs.sql), a page cut from its index.
+ * from the store (sql/019_evm_txs.sql): a page cut from the records kept beside it (no query),
+ * else from its index.
  */
 const txlist = ({ form, db, prefix }: ActionRequest) =>
   Effect.gen(function* () {
@@ -66,7 +68,8 @@ const txlist = ({ form, db, prefix }: ActionRequest) =>
     const a = yield* address(f.address, prefix);
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
-    const rows = (yield* evmTxPage(db, a, p)).slice(0, p.take);
+    const kept = yield* keptPage("evm", `a:${a}`, keptListPage(p));
+    const rows = (kept as EvmTx[] | undefined) ?? (yield* evmTxPage(db, a, p)).slice(0, p.take);
     if (rows.length === 0) return none();
     const name = yield* functionNames(rows);
     return ok(rows.map((t) => txlistRecord(t, st.height, name(t))));

@@ -1,11 +1,12 @@
 import { Effect } from "effect";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
+import { keptEvmTxs, keptPage } from "../../records/kept-lists.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { evmTxsByHash } from "./evm-txs.ts";
-import { lookupPage, paging } from "./paging.ts";
+import { type EvmTx, evmTxsByHash } from "./evm-txs.ts";
+import { keptListPage, lookupPage, paging } from "./paging.ts";
 
 const PAIRS = [
   [0, 1],
@@ -128,15 +129,21 @@ const getLogs = ({ form, db, prefix }: ActionRequest) =>
         );
       if (f.address !== undefined) w.eq("contract", "String", key!.slice(2));
     }
-    const logs = yield* db.query<LogRow>(
-      cut ? CUT_SQL(w.sql, p.desc) : SQL(w.sql, p.desc, p.take, p.skip),
-      w.params,
-    );
+    // One key: the page from the records kept, if they hold it.
+    const kept = cut ? yield* keptPage("logs", key!, keptListPage(p)) : undefined;
+    const logs =
+      (kept as LogRow[] | undefined) ??
+      (yield* db.query<LogRow>(
+        cut ? CUT_SQL(w.sql, p.desc) : SQL(w.sql, p.desc, p.take, p.skip),
+        w.params,
+      ));
     if (logs.length === 0) return none("No records found");
-    const txs = yield* evmTxsByHash(
-      db,
-      logs.map((l) => ({ height: Number(l.block_number), hash: l.tx_hash })),
-    );
+    const txs =
+      ((kept && (yield* keptEvmTxs(kept))) as Map<string, EvmTx> | undefined) ??
+      (yield* evmTxsByHash(
+        db,
+        logs.map((l) => ({ height: Number(l.block_number), hash: l.tx_hash })),
+      ));
     return ok(
       logs.map((l) => {
         const tx = txs.get(l.tx_hash);

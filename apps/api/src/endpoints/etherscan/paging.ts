@@ -49,3 +49,12 @@ export const lookupPage = (p: Paging, height: string) => ({
   desc: p.desc,
   at: { page: 1, limit: p.take - 1, offset: p.skip },
 });
+
+/** The page as the records kept cut it (records/list-cut.ts). */
+export const keptListPage = (p: Paging) => ({
+  from: p.startblock,
+  upTo: p.endblock,
+  desc: p.desc,
+  skip: p.skip,
+  take: p.take,
+});

@@ -1,12 +1,12 @@
 import { Effect } from "effect";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
-import { tokenNames } from "../../records/token-names.ts";
+import { keptEvmTxs, keptPage, namesNow } from "../../records/kept-lists.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { confirmations, evmTxsByHash, methodId } from "./evm-txs.ts";
-import { lookupPage, paging } from "./paging.ts";
+import { confirmations, type EvmTx, evmTxsByHash, methodId } from "./evm-txs.ts";
+import { keptListPage, lookupPage, paging } from "./paging.ts";
 
 interface TransferRow {
   block_number: string | number;
@@ -45,16 +45,6 @@ const JOINED_SQL = (where: string, desc: boolean, take: number, skip: number) =>
       ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index, sub LIMIT ${take} OFFSET ${skip})
     ORDER BY ${order(desc)} LIMIT 1 BY block_number, log_index, sub`;
 
-/** The tokens' names, symbols and decimals as last read, by contract. */
-const namesOf = (req: ActionRequest, contracts: readonly string[]) =>
-  Effect.map(
-    req.db.query<{ address: string; name: string; symbol: string; decimals: number | null }>(
-      `SELECT * FROM ${tokenNames(["name", "symbol", "decimals"])} WHERE address IN {cs:Array(String)}`,
-      { cs: [...new Set(contracts)] },
-    ),
-    (rows) => new Map(rows.map((r) => [r.address, r])),
-  );
-
 /**
  * A token transfer list (tokentx, tokennfttx, token1155tx): transfers of the standard `type` to
  * or from `address` and/or of `contractaddress`, the transaction's fields from the store.
@@ -88,16 +78,19 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
         }),
       );
     const sql = both ? JOINED_SQL(w.sql, p.desc, p.take, p.skip) : CUT_SQL(w.sql, p.desc);
-    const rows = yield* db.query<TransferRow>(sql, w.params);
+    // One key: the page from the records kept, if they hold it.
+    const key = holder !== undefined ? `${type}:a:${holder}` : `${type}:c:${token}`;
+    const kept = both ? undefined : yield* keptPage("transfers", key, keptListPage(p));
+    const rows =
+      (kept as TransferRow[] | undefined) ?? (yield* db.query<TransferRow>(sql, w.params));
     if (rows.length === 0) return none();
-    const names = yield* namesOf(
-      req,
-      rows.map((r) => r.contract),
-    );
-    const txs = yield* evmTxsByHash(
-      db,
-      rows.map((r) => ({ height: Number(r.block_number), hash: r.tx_hash })),
-    );
+    const names = yield* namesNow(rows.map((r) => r.contract));
+    const txs =
+      ((kept && (yield* keptEvmTxs(kept))) as Map<string, EvmTx> | undefined) ??
+      (yield* evmTxsByHash(
+        db,
+        rows.map((r) => ({ height: Number(r.block_number), hash: r.tx_hash })),
+      ));
     return ok(
       rows.map((r) => {
         const t = txs.get(r.tx_hash);

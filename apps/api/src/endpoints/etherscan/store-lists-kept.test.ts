@@ -1,0 +1,3 @@
+import { storeLists } from "./store-lists.fixtures.ts";
+
+await storeLists(true);

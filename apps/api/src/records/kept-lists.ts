@@ -1,0 +1,64 @@
+import { Effect } from "effect";
+import { Db } from "../db.ts";
+import { ReadModel } from "../read-model/read-model.ts";
+import type { ListPage } from "./list-cut.ts";
+import { FAMILIES, type Family, positionOf, type Row } from "./list-families.ts";
+import { tokenNames } from "./token-names.ts";
+
+// Lists as handlers read them from the records kept beside the store (list-cut.ts): each gives
+// undefined where the records do not hold the answer, and the handler asks the store as before.
+
+/** A page of `key`'s list of `family`, if the records kept hold its heights. */
+export const keptPage = (family: Family, key: string, q: ListPage) =>
+  Effect.gen(function* () {
+    return yield* (yield* ReadModel).listPage(family, key, q);
+  });
+
+/**
+ * The EVM transactions of these rows (a transfer's or a log's `block_number` and `tx_index`) by
+ * hash, as evm_txs holds them, from the records kept; undefined if one of them is not kept. A row
+ * with no index (`tx_index` null: no EVM transaction in the store) has none, as in the store.
+ */
+export const keptEvmTxs = (rows: readonly Row[]) =>
+  Effect.gen(function* () {
+    const reads = yield* ReadModel;
+    const out = new Map<string, Row>();
+    for (const r of rows) {
+      if (r.tx_index === null || r.tx_index === undefined) continue;
+      const t = yield* reads.listRow("evm", positionOf(FAMILIES.evm, r));
+      if (!t) return undefined;
+      out.set(String(t.hash), t);
+    }
+    return out;
+  });
+
+export interface TokenNames {
+  readonly address: string;
+  readonly name: string;
+  readonly symbol: string;
+  readonly decimals: number | null;
+}
+
+/**
+ * The tokens' names, symbols and decimals as last read (token-names.ts), by contract: each
+ * contract's read once per projected height and shared (a list of one token's transfers asks the
+ * same one every page). A contract the store does not know has no entry.
+ */
+export const namesNow = (contracts: readonly string[]) =>
+  Effect.gen(function* () {
+    const reads = yield* ReadModel;
+    const db = yield* Db;
+    const found = yield* Effect.forEach(
+      [...new Set(contracts)],
+      (c) =>
+        reads.perHeight(
+          `token-names:${c}`,
+          db.query<TokenNames>(
+            `SELECT * FROM ${tokenNames(["name", "symbol", "decimals"])} WHERE address = {c:String}`,
+            { c },
+          ),
+        ),
+      { concurrency: "unbounded" },
+    );
+    return new Map(found.flatMap((rows) => rows.map((r) => [r.address, r] as const)));
+  });
