@@ -111,6 +111,9 @@ export const run = async (): Promise<Figure[]> => {
       pages(`module=logs&action=getLogs&address=${token}&fromBlock=1&toBlock=10000`, logsOf),
     ],
   ];
+  // BENCH_ES_ONLY=<text>: only the cases whose name holds it
+  const only = process.env.BENCH_ES_ONLY;
+  if (only) cases.splice(0, cases.length, ...cases.filter(([name]) => name.includes(only)));
   // Warm-up, not measured: the routes' code compiled, the store's pages in use (the lists' last
   // URLs: a run asks from the first one not asked yet, below).
   await load({ url: cases.flatMap(([, u]) => u.slice(-20)), concurrency: 10, seconds: 2 });

@@ -37,10 +37,12 @@ export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelSh
         return kept ? Effect.succeed(kept) : found(blockRows(db).load(h), `block ${h}`);
       }),
     listPage: (family, key, q) =>
-      Effect.map(db.state, (st) =>
-        q.upTo <= st.height ? records?.listPage(st.db, family, key, q) : undefined,
-      ),
-    listRow: (family, pos) => Effect.map(db.state, (st) => records?.listRow(st.db, family, pos)),
+      Effect.map(db.state, (st) => {
+        if (!records || q.upTo > st.height) return undefined;
+        // the cache behind the projected height (it fills every second): fill now
+        if (q.upTo > records.filled(st.db)) follower?.nudge();
+        return records.listPage(st.db, family, key, q);
+      }),
     txPositions: txPositionsReader(db),
     now: (route, params, st) => now.get(route)?.(params, st),
     answersNow: (route) => now.has(route),

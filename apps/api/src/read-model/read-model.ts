@@ -40,8 +40,6 @@ export interface ReadModelShape {
     key: string,
     q: ListPage,
   ) => Effect.Effect<Row[] | undefined, StoreFailure>;
-  /** A family's row at a position (records/list-families.ts positionOf), if kept. */
-  readonly listRow: (family: Family, pos: Buffer) => Effect.Effect<Row | undefined, StoreFailure>;
   /** Consensus address → operator and description, as of the projected height (read-model/proposers.ts). */
   readonly proposers: Effect.Effect<Proposers, StoreFailure>;
   /** `proposers`' map if it is already the one for `st` (no effect: for the hot path), else undefined. */

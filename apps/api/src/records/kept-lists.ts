@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { Db } from "../db.ts";
 import { ReadModel } from "../read-model/read-model.ts";
 import type { ListPage } from "./list-cut.ts";
-import { FAMILIES, type Family, positionOf, type Row } from "./list-families.ts";
+import type { Family } from "./list-families.ts";
 import { tokenNames } from "./token-names.ts";
 
 // Lists as handlers read them from the records kept beside the store (list-cut.ts): each gives
@@ -12,24 +12,6 @@ import { tokenNames } from "./token-names.ts";
 export const keptPage = (family: Family, key: string, q: ListPage) =>
   Effect.gen(function* () {
     return yield* (yield* ReadModel).listPage(family, key, q);
-  });
-
-/**
- * The EVM transactions of these rows (a transfer's or a log's `block_number` and `tx_index`) by
- * hash, as evm_txs holds them, from the records kept; undefined if one of them is not kept. A row
- * with no index (`tx_index` null: no EVM transaction in the store) has none, as in the store.
- */
-export const keptEvmTxs = (rows: readonly Row[]) =>
-  Effect.gen(function* () {
-    const reads = yield* ReadModel;
-    const out = new Map<string, Row>();
-    for (const r of rows) {
-      if (r.tx_index === null || r.tx_index === undefined) continue;
-      const t = yield* reads.listRow("evm", positionOf(FAMILIES.evm, r));
-      if (!t) return undefined;
-      out.set(String(t.hash), t);
-    }
-    return out;
   });
 
 export interface TokenNames {

@@ -16,7 +16,7 @@ export interface FamilyDef {
   readonly table: string;
   /** [name, SQL expression] of each column kept, in order. */
   readonly columns: readonly (readonly [string, string])[];
-  /** Names kept beside the columns, set by the filler (list-fill.ts). */
+  /** Names kept beside the columns: the EVM transaction's fields the filler adds (list-fill.ts). */
   readonly added?: readonly string[];
   /** Columns that order the list after the height (block_number first, always). */
   readonly position: readonly string[];
@@ -29,6 +29,18 @@ export interface FamilyDef {
 const col = (name: string): readonly [string, string] => [name, name];
 const text = (name: string): readonly [string, string] => [name, `toString(${name})`];
 const TS: readonly [string, string] = ["ts", "toString(toUnixTimestamp(time))"];
+
+/** The EVM transaction's fields a transfer keeps (`tx_<name>`; `input`: its first 4 bytes). */
+export const TX_FIELDS = [
+  "tx_index",
+  "nonce",
+  "block_hash",
+  "gas",
+  "gas_price",
+  "gas_used",
+  "cumulative_gas_used",
+  "input",
+] as const;
 
 const distinct = (keys: string[]) => [...new Set(keys)];
 const s = (row: Row, name: string) => String(row[name] ?? "");
@@ -68,7 +80,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
   /**
    * token_transfers (sql/003): keys of transfer_lookup but the transaction's and the token id's
    * (`x:`, `i:`: short lists the store cuts well): `c:`, `a:`, `f:`, `t:` and the standard's own
-   * (sql/023). `tx_index` is added by the filler: the EVM transaction's index in evm_txs.
+   * (sql/023). With the fields of its EVM transaction that Etherscan's tokentx gives.
    */
   transfers: {
     code: "t",
@@ -87,7 +99,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       col("time"),
       TS,
     ],
-    added: ["tx_index"],
+    added: TX_FIELDS.map((c) => `tx_${c}`),
     position: ["log_index", "sub"],
     listed: /^(?:[acft]|[A-Z0-9-]+:[ac]):/,
     keys: (r) => {
@@ -102,7 +114,10 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       return distinct(keys);
     },
   },
-  /** event_logs (sql/003): keys of log_lookup but `x:` and `b:`: `c:`, `o:`, `t0:`. */
+  /**
+   * event_logs (sql/003): keys of log_lookup but `x:` and `b:`: `c:`, `o:`, `t0:`. With its EVM
+   * transaction's gas price and gas used (getLogs gives them).
+   */
   logs: {
     code: "l",
     table: "event_logs",
@@ -120,6 +135,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       col("time"),
       TS,
     ],
+    added: ["tx_gas_price", "tx_gas_used"],
     position: ["log_index"],
     listed: /^(?:c|o|t0):/,
     keys: (r) => {

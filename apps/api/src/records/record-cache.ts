@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { type Database, open, type RootDatabase } from "lmdb";
 import type { StoredBlock } from "./block.ts";
 import { ListCut, type ListPage } from "./list-cut.ts";
@@ -26,7 +27,7 @@ export interface RecordChunk {
 }
 
 /** The layout of a set's file; a file of another one is deleted and made again. */
-const FORMAT = "4";
+const FORMAT = "5";
 
 /** A set's file: named after the set (a database name), holding LMDB's data file. */
 const SET_FILE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -44,6 +45,21 @@ const place = (height: number, idx: number) => {
 };
 const heightOf = (at: Buffer) => at.readUIntBE(0, 6);
 
+/**
+ * A hash key as kept: `h:<TXHASH>` (uppercase) or `e:0x<hash>` (lowercase) as its letter and the
+ * hash's 32 bytes, half the text's size (any other key as its text).
+ */
+const hashKey = (key: string) => {
+  const hex = /^h:[0-9A-F]{64}$/.test(key)
+    ? key.slice(2)
+    : /^e:0x[0-9a-f]{64}$/.test(key)
+      ? key.slice(4)
+      : undefined;
+  return hex === undefined
+    ? Buffer.from(key)
+    : Buffer.concat([Buffer.from(key[0]!), Buffer.from(hex, "hex")]);
+};
+
 interface SetFile {
   readonly set: string;
   readonly stamp: string;
@@ -51,7 +67,7 @@ interface SetFile {
   /** place → record, gzip-compressed */
   readonly txs: Database<Buffer, Buffer>;
   /** hash key → place */
-  readonly hashes: Database<Buffer, string>;
+  readonly hashes: Database<Buffer, Buffer>;
   readonly blocks: Database<Buffer, number>;
   readonly lists: ListCut;
 }
@@ -129,7 +145,7 @@ export class RecordCache {
   txGzipped(set: string, key: string, upTo: number): Buffer | undefined {
     const f = this.file;
     if (f?.set !== set) return undefined;
-    const at = f.hashes.get(key);
+    const at = f.hashes.get(hashKey(key));
     return at && heightOf(at) <= upTo ? f.txs.get(at) : undefined;
   }
 
@@ -137,8 +153,9 @@ export class RecordCache {
   block(set: string, height: number): StoredBlock | undefined {
     const f = this.file;
     if (f?.set !== set || height > this.filled(set)) return undefined;
-    const v = f.blocks.get(height);
-    if (!v) return undefined;
+    const gz = f.blocks.get(height);
+    if (!gz) return undefined;
+    const v = gunzipSync(gz);
     const tab = v.indexOf(9);
     return { proposer_cons: v.toString("latin1", 0, tab), record: v.toString("utf8", tab + 1) };
   }
@@ -151,12 +168,6 @@ export class RecordCache {
     const f = this.file;
     if (f?.set !== set || q.upTo > this.filled(set)) return undefined;
     return f.lists.page(family, key, q);
-  }
-
-  /** A family's row at a position (list-families.ts positionOf), if kept. */
-  listRow(set: string, family: Family, pos: Buffer): Row | undefined {
-    const f = this.file;
-    return f?.set === set ? f.lists.row(family, pos) : undefined;
   }
 
   /**
@@ -181,10 +192,10 @@ export class RecordCache {
       for (const [h, idx, keys, gzipped] of chunk.txs) {
         const at = place(h, idx);
         appended(f.txs.putSync(at, gzipped, { append: true }));
-        for (const k of keys) f.hashes.putSync(k, at);
+        for (const k of keys) f.hashes.putSync(hashKey(k), at);
       }
       for (const [h, proposer, record] of chunk.blocks)
-        appended(f.blocks.putSync(h, Buffer.from(`${proposer}\t${record}`), { append: true }));
+        appended(f.blocks.putSync(h, gzipSync(`${proposer}\t${record}`), { append: true }));
       for (const [family, rows] of Object.entries(chunk.lists ?? {}))
         f.lists.writeSync(family as Family, rows);
       f.env.putSync("filled", String(chunk.to));
@@ -209,8 +220,15 @@ const setFile = (set: string, stamp: string, env: RootDatabase<string, string>):
     keyEncoding: "binary",
     compression: false, // gzip already
   }),
-  hashes: env.openDB<Buffer, string>({ name: "hashes", encoding: "binary", compression: false }),
-  blocks: env.openDB<Buffer, number>({ name: "blocks", encoding: "binary" }),
+  hashes: env.openDB<Buffer, Buffer>({
+    name: "hashes",
+    encoding: "binary",
+    keyEncoding: "binary",
+    compression: false,
+  }),
+  // gzip: a block of 72 transactions (8.8 KB) took an overflow page of 16 KB; gzip-compressed it
+  // shares a leaf page with others
+  blocks: env.openDB<Buffer, number>({ name: "blocks", encoding: "binary", compression: false }),
   lists: new ListCut(env),
 });
 

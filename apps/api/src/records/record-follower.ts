@@ -13,6 +13,11 @@ const SLICE = 50;
 export interface RecordFollower {
   /** The addresses of `st`'s verified contracts (lowercase), once read for its count; else undefined. */
   readonly verifiedOf: (st: StoreState) => ReadonlySet<string> | undefined;
+  /**
+   * Fills now what the store has projected since (a request found the cache behind: it is read
+   * from the store, and the next ones of that height from the cache); at once if a turn runs.
+   */
+  readonly nudge: () => void;
   /** Resolves once `set`'s records are kept up to `height` (for benchmarks and tests). */
   readonly filledTo: (set: string, height: number) => Promise<void>;
   readonly stop: () => Promise<void>;
@@ -98,6 +103,7 @@ export const followRecords = (cache: RecordCache, db: DbShape, everyMs = 1000): 
   return {
     verifiedOf: (st) =>
       verified?.db === st.db && verified.count === st.verified ? verified.addresses : undefined,
+    nudge: tick,
     filledTo: (set, height) =>
       new Promise((done) => {
         waiters.add({ set, height, done });

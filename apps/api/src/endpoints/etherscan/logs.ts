@@ -1,7 +1,8 @@
 import { Effect } from "effect";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
-import { keptEvmTxs, keptPage } from "../../records/kept-lists.ts";
+import { keptPage } from "../../records/kept-lists.ts";
+import { keptTxs } from "../../records/list-fill.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
@@ -139,7 +140,7 @@ const getLogs = ({ form, db, prefix }: ActionRequest) =>
       ));
     if (logs.length === 0) return none("No records found");
     const txs =
-      ((kept && (yield* keptEvmTxs(kept))) as Map<string, EvmTx> | undefined) ??
+      (kept && (keptTxs(kept) as Map<string, EvmTx>)) ??
       (yield* evmTxsByHash(
         db,
         logs.map((l) => ({ height: Number(l.block_number), hash: l.tx_hash })),

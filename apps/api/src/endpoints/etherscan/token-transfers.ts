@@ -1,7 +1,8 @@
 import { Effect } from "effect";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
-import { keptEvmTxs, keptPage, namesNow } from "../../records/kept-lists.ts";
+import { keptPage, namesNow } from "../../records/kept-lists.ts";
+import { keptTxs } from "../../records/list-fill.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
 import { NotOk, none, ok } from "./envelope.ts";
@@ -86,7 +87,7 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
     if (rows.length === 0) return none();
     const names = yield* namesNow(rows.map((r) => r.contract));
     const txs =
-      ((kept && (yield* keptEvmTxs(kept))) as Map<string, EvmTx> | undefined) ??
+      (kept && (keptTxs(kept) as Map<string, EvmTx>)) ??
       (yield* evmTxsByHash(
         db,
         rows.map((r) => ({ height: Number(r.block_number), hash: r.tx_hash })),
