@@ -546,6 +546,18 @@ ENGINE = ReplacingMergeTree
 ORDER BY (height, operator_address, denom)
 SETTINGS index_granularity = 8192;
 
+CREATE TABLE {db}.validator_day_stats
+(
+    `cons_address` String COMMENT 'consensus address, uppercase hex (as in commit signatures)',
+    `day` Date,
+    `max_height` UInt64 COMMENT 'the day\'s last height',
+    `signed` UInt64 COMMENT 'blocks of the day whose commit carries the validator\'s signature',
+    `missed` UInt64 COMMENT 'blocks of the day whose commit names the validator without its signature'
+)
+ENGINE = ReplacingMergeTree(max_height)
+ORDER BY (cons_address, day)
+SETTINGS index_granularity = 8192;
+
 CREATE TABLE {db}.validator_history
 (
     `operator_address` String,

@@ -7,3 +7,4 @@ export * from "./params.ts";
 export * from "./row-binary.ts";
 export * from "./settle-days.ts";
 export * from "./table-sets.ts";
+export * from "./validator-days.ts";

@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import { settleAccountDays } from "./account-days.ts";
 import { settleDaySums } from "./day-sums.ts";
+import { settleValidatorDays } from "./validator-days.ts";
 
 /**
  * The day a batch of heights `first` to `last` closed: its last block's UTC day (YYYY-MM-DD) when
@@ -26,7 +27,8 @@ const closedDay = async (
 /**
  * Settles every table of days (sums by UTC day of block time) that a batch of heights `first` to
  * `last` closed, after its rows and before its progress row: `day_stats` and `day_types`
- * (day-sums.ts, day-types.ts), then `account_day_stats` (account-days.ts). A day is settled once
+ * (day-sums.ts, day-types.ts), then `account_day_stats` (account-days.ts) and
+ * `validator_day_stats` (validator-days.ts). A day is settled once
  * every block of it is written (block times never go back), so its rows are exact; a replayed
  * batch writes the same rows again, which collapse. Returns the day closed, if any.
  */
@@ -40,5 +42,6 @@ export const settleDays = async (
   if (closed === undefined) return undefined;
   await settleDaySums(ch, db, closed, last);
   await settleAccountDays(ch, db, closed, last);
+  await settleValidatorDays(ch, db, closed, last);
   return closed;
 };

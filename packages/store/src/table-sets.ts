@@ -58,8 +58,8 @@ const DROPPED_TABLES = ["tx_records"] as const;
 
 /**
  * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
- * the histories; sql/021 and 025: the days the projector settles; sql/025: from `token_meta` and
- * `addresses`; sql/024: accounts and native coin): a view with FINAL each.
+ * the histories; sql/021, 025 and 026: the days the projector settles; sql/025: from `token_meta`
+ * and `addresses`; sql/024: accounts and native coin): a view with FINAL each.
  */
 export const ANALYTICS_TABLES = [
   "tx_stats",
@@ -75,6 +75,8 @@ export const ANALYTICS_TABLES = [
   "account_firsts",
   "balance_readings",
   "account_day_stats",
+  // sql/026
+  "validator_day_stats",
 ] as const;
 
 /**
