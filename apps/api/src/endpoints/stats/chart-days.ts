@@ -8,12 +8,13 @@ import { entityDays, isEntitySource } from "./entity-days.ts";
 import { levelDays } from "./levels.ts";
 import type { Day } from "./series.ts";
 import { type Typed, typedDaysOf } from "./typed.ts";
+import { signatureDays } from "./validator-days.ts";
 
 /**
  * The days a chart's points are made of, up to the projected height, from its source: the
- * chain's levels, its rows per token, verified contract, delegator or validator, one type's
- * messages or transfers (`typed`: the chart's `?type=`), or the summed days of the whole chain or
- * of a scope (`scope`: the values its SQL binds).
+ * chain's levels, its rows per token, verified contract, delegator or validator, a validator's
+ * blocks signed or missed, one type's messages or transfers (`typed`: the chart's `?type=`), or
+ * the summed days of the whole chain or of a scope (`scope`: the values its SQL binds).
  */
 export const chartDays = (
   db: DbShape,
@@ -25,6 +26,9 @@ export const chartDays = (
   const { source, measure } = chart;
   if (source === "levels") return levelDays(db, denom);
   if (isEntitySource(source)) return entityDays(db, source, denom);
-  if (typed) return typedDaysOf(db, typed, "part" in measure ? measure.part : "", denom);
+  const part = "part" in measure ? measure.part : "";
+  if (source === "validatorSignatures")
+    return signatureDays(db, String(scope.validator), part === "missed" ? part : "signed", denom);
+  if (typed) return typedDaysOf(db, typed, part, denom);
   return daysOf(db, source, denom, scope);
 };

@@ -1,13 +1,21 @@
 import type { EntitySource } from "./entity-days.ts";
 import { SCOPED, type Scope, type ScopedSource } from "./scoped.ts";
 import type { Measure } from "./series.ts";
+import type { SignatureSource } from "./validator-days.ts";
 
 /**
  * Where a chart's parts come from: the whole chain's days (daily.ts), its accounts' and native
  * coin's (account-days.ts), its levels (levels.ts), a row per token, verified contract, delegator
- * or validator (entity-days.ts), or a scoped source (scoped.ts).
+ * or validator (entity-days.ts), a scoped source (scoped.ts), or a validator's blocks signed and
+ * missed (validator-days.ts).
  */
-export type Source = "chain" | "accounts" | "levels" | EntitySource | ScopedSource;
+export type Source =
+  | "chain"
+  | "accounts"
+  | "levels"
+  | EntitySource
+  | ScopedSource
+  | SignatureSource;
 
 /** A chart of `/stats/lines`: what Blockscout's stats service lists, and how it is computed. */
 export interface Chart {
@@ -47,9 +55,10 @@ export const from =
     measure,
   });
 /** A scoped chart: its source's scope is its required parameter. */
-export const scoped = (source: ScopedSource) => {
+export const scoped = (source: ScopedSource | SignatureSource) => {
   const make = from(source);
-  return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope: SCOPED[source].scope });
+  const scope = source === "validatorSignatures" ? "validator" : SCOPED[source].scope;
+  return (...a: Parameters<typeof make>): Chart => ({ ...make(...a), scope });
 };
 export const chain = from("chain");
 export const accounts = from("accounts");

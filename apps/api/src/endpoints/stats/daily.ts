@@ -7,6 +7,7 @@ import type { Source } from "./charts.ts";
 import type { EntitySource } from "./entity-days.ts";
 import { eachScoped, SCOPED } from "./scoped.ts";
 import type { Day } from "./series.ts";
+import type { SignatureSource } from "./validator-days.ts";
 
 /**
  * Per UTC day of block time, every part of the whole chain's charts: the settled days of
@@ -51,8 +52,8 @@ const LAST_24H = `SELECT
   toString((SELECT count() FROM {db}.contracts FINAL
     WHERE block_number BETWEEN ${FROM_24H} AND {projected})) AS contracts`;
 
-/** The sources of summed days (not the chain's levels: levels.ts; nor entity-days.ts's). */
-type DaySource = Exclude<Source, "levels" | EntitySource>;
+/** The sources of summed days (not the chain's levels: levels.ts; nor entity-days.ts's, nor validator-days.ts's). */
+type DaySource = Exclude<Source, "levels" | EntitySource | SignatureSource>;
 
 /** The parts of each source, as daysOf gives them (a scoped one's: beside the chain's blocks). */
 const PARTS: Record<DaySource, Readonly<Record<string, string>>> = {

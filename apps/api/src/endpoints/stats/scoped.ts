@@ -2,7 +2,8 @@
  * The days of the scoped charts (`?address=`, `?contractAddress=`, `?validator=`): per UTC day of
  * block time, what one account, token or validator did, from the lookup tables and the histories
  * of sql/020. Each groups its rows by height first, then takes the heights' times from
- * `block_stats`, bounded by the projected height like every read.
+ * `block_stats`, bounded by the projected height like every read. The blocks a validator signed
+ * and missed are kept by day (validator-days.ts).
  */
 
 /** What a scoped chart is scoped by: the query parameter that names it. */
@@ -13,7 +14,6 @@ export type ScopedSource =
   | "accountBalance"
   | "tokenTransfers"
   | "tokenHolders"
-  | "validatorSignatures"
   | "validatorPower";
 
 /** Per height of the scope's rows, then per day (the heights' block times). */
@@ -64,16 +64,6 @@ const TOKEN_HOLDERS = byDay(
   "sum(h.n) AS holders",
 );
 
-/** The validator's consensus address, from its operator address. */
-const CONS = `(SELECT any(cons_address) FROM {db}.validators FINAL WHERE operator_address = {validator:String})`;
-
-/** The blocks the validator signed and missed (each block's commit, in the next block). */
-const VALIDATOR_SIGNATURES = byDay(
-  `SELECT height, max(signed) AS signed FROM {db}.validator_signatures
-    WHERE cons_address = ${CONS} AND height <= {projected} GROUP BY height`,
-  "countIf(h.signed = 1) AS signed, countIf(h.signed = 0) AS missed",
-);
-
 /** The tokens staked to the validator while bonded (0 otherwise), at the day's last reading. */
 const VALIDATOR_POWER = byDay(
   `SELECT height, if(status = 'BOND_STATUS_BONDED', tokens, 0) AS power
@@ -98,11 +88,6 @@ export const SCOPED: Readonly<
     parts: { transfers: "token_transfers" },
   },
   tokenHolders: { scope: "contractAddress", sql: TOKEN_HOLDERS, parts: { holders: "holders" } },
-  validatorSignatures: {
-    scope: "validator",
-    sql: VALIDATOR_SIGNATURES,
-    parts: { signed: "signed", missed: "missed" },
-  },
   validatorPower: {
     scope: "validator",
     sql: VALIDATOR_POWER,
