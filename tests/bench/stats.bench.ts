@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { projectLog, readProgress } from "@explorer/projector";
@@ -150,9 +150,18 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
     // the API's main thread (this process's) during the served run: a stall of it delays every
     // client at once, a busy machine delays wrk and the process alike
     const loop = monitorEventLoopDelay({ resolution: 5 });
+    const gc = { ms: 0, max: 0 };
+    const gcs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        gc.ms += e.duration;
+        gc.max = Math.max(gc.max, e.duration);
+      }
+    });
+    gcs.observe({ entryTypes: ["gc"] });
     loop.enable();
     const c = await load({ url: `${base}${path}`, concurrency: CONCURRENCY, seconds: SECONDS });
     loop.disable();
+    gcs.disconnect();
     await settle();
     await engineIdle(ch);
     figures.push({
@@ -160,7 +169,7 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
       metric,
       value: r.p99,
       unit: "ms p99",
-      note: `${store.name}: alone ${median(alone).toFixed(1)} ms (median of 5, one at a time); computed each request: p50 ${r.p50.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s; served (answer cache, the engine idle ${idle.toFixed(0)} ms after the computed run): p50 ${c.p50.toFixed(1)}, p99 ${c.p99.toFixed(1)} ms, ${c.rps.toFixed(0)} req/s, event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(0)} ms; ${r.errors + c.errors} errors; bare just before: p99 ${b.p99.toFixed(1)} ms, ${b.rps.toFixed(0)} req/s; goal p99 ≤ ${goal} ms${r.p99 <= goal ? "" : " (missed when computed each request)"}`,
+      note: `${store.name}: alone ${median(alone).toFixed(1)} ms (median of 5, one at a time); computed each request: p50 ${r.p50.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s; served (answer cache, the engine idle ${idle.toFixed(0)} ms after the computed run): p50 ${c.p50.toFixed(1)}, p99 ${c.p99.toFixed(1)} ms, ${c.rps.toFixed(0)} req/s, event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(0)} ms, GC ${gc.ms.toFixed(0)} ms (longest ${gc.max.toFixed(0)}); ${r.errors + c.errors} errors; bare just before: p99 ${b.p99.toFixed(1)} ms, ${b.rps.toFixed(0)} req/s; goal p99 ≤ ${goal} ms${r.p99 <= goal ? "" : " (missed when computed each request)"}`,
     });
   };
   // warm-up, not measured: the routes' code compiled, the store's pages read
