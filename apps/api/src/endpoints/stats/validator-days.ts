@@ -15,8 +15,7 @@ interface SignatureDay {
 }
 
 /** The source of the `?validator=` charts of blocks signed and missed (its parts: those two). */
-export const SIGNATURES = "validatorSignatures";
-export type SignatureSource = typeof SIGNATURES;
+export type SignatureSource = "validatorSignatures";
 export type SignaturePart = "signed" | "missed";
 
 const LO = validatorLo("{projected}", dayOf);
