@@ -33,7 +33,11 @@ const openDays = (db: DbShape) =>
         const lo = r?.lo ?? "1";
         return Effect.map(db.query<SignatureDay & { cons: string }>(OPEN, { lo }), (rows) => {
           const by = new Map<string, SignatureDay[]>();
-          for (const { cons, ...d } of rows) by.set(cons, [...(by.get(cons) ?? []), d]);
+          for (const { cons, ...d } of rows) {
+            const days = by.get(cons);
+            if (days) days.push(d);
+            else by.set(cons, [d]);
+          }
           return { lo, by };
         });
       }),
