@@ -41,14 +41,22 @@ const toText = (v: unknown): unknown =>
       ? v.map(toText)
       : v;
 
-/** A row's values in the family's order, hex as bytes, msgpack-encoded (rows hold no bytes). */
+/** A block's hash as the store keeps it: lowercase 0x, 32 bytes. */
+const isHash = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-f]{64}$/.test(v);
+
+/**
+ * A row's values in the family's order, hex as bytes, msgpack-encoded (rows hold no bytes). The
+ * block's hash is kept once per height (ListCut's `blockHashes`): in the row, `true` stands for it.
+ */
 export const packRow = (f: FamilyDef, row: Row) =>
-  packr.pack(namesOf(f).map((n) => toBytes(row[n])));
-export const unpackRow = (f: FamilyDef, b: Buffer): Row => {
+  packr.pack(namesOf(f).map((n) => (n === f.blockHash && isHash(row[n]) ? true : toBytes(row[n]))));
+/** A row as packRow kept it; `blockHash`: the hash of the block at a height. */
+export const unpackRow = (f: FamilyDef, b: Buffer, blockHash: (height: number) => string): Row => {
   const values = packr.unpack(b) as unknown[];
   const row: Row = {};
   namesOf(f).forEach((n, i) => {
-    row[n] = toText(values[i]);
+    const v = values[i];
+    row[n] = v === true && n === f.blockHash ? blockHash(Number(values[0])) : toText(v);
   });
   return row;
 };
@@ -84,6 +92,8 @@ export class ListCut {
   /** list number, chunk number → up to PER_ENTRY positions. */
   private readonly chunks: Database<Buffer, Buffer>;
   private readonly rows: Readonly<Record<Family, Database<Buffer, Buffer>>>;
+  /** height → the EVM block's hash (its 32 bytes), once for every family's rows. */
+  private readonly blockHashes: Database<Buffer, number>;
 
   constructor(private readonly env: RootDatabase<string, string>) {
     // LZ4 above 100 bytes (the file's own compression): an EVM row a third smaller, a log's a
@@ -99,6 +109,11 @@ export class ListCut {
       compression: false,
     });
     this.chunks = env.openDB<Buffer, Buffer>({ name: "list_chunks", ...bin });
+    this.blockHashes = env.openDB<Buffer, number>({
+      name: "block_hashes",
+      encoding: "binary",
+      compression: false,
+    });
     this.rows = {
       evm: env.openDB<Buffer, Buffer>({ name: "rows_evm", ...bin }),
       transfers: env.openDB<Buffer, Buffer>({ name: "rows_transfers", ...bin }),
@@ -110,6 +125,7 @@ export class ListCut {
   clearSync() {
     this.keys.clearSync();
     this.chunks.clearSync();
+    this.blockHashes.clearSync();
     for (const db of Object.values(this.rows)) db.clearSync();
     this.env.putSync("list_ids", "0");
   }
@@ -121,8 +137,15 @@ export class ListCut {
   writeSync(family: Family, rows: readonly Row[]) {
     const f = FAMILIES[family];
     const added = new Map<string, Buffer[]>();
+    let hashed = -1;
     for (const row of rows) {
       const pos = positionOf(f, row);
+      const hash = row[f.blockHash];
+      const h = Number(row.block_number);
+      if (isHash(hash) && h !== hashed) {
+        this.blockHashes.putSync(h, Buffer.from(hash.slice(2), "hex"));
+        hashed = h;
+      }
       const ok = this.rows[family].putSync(pos, packRow(f, row), { append: true }) as unknown;
       if (ok === false) throw new Error(`record cache: a ${family} row out of order`);
       for (const k of f.keys(row)) {
@@ -183,11 +206,20 @@ export class ListCut {
     const [start, end] = q.desc
       ? [Math.max(low, high - q.skip - q.take), high - q.skip]
       : [low + q.skip, Math.min(high, low + q.skip + q.take)];
+    const hashes = new Map<number, string>();
+    const blockHash = (h: number) => {
+      let hash = hashes.get(h);
+      if (hash === undefined) {
+        hash = `0x${this.blockHashes.get(h)?.toString("hex") ?? ""}`;
+        hashes.set(h, hash);
+      }
+      return hash;
+    };
     const out: Row[] = [];
     for (let i = 0; i < end - start; i++) {
       const pos = Buffer.from(at(q.desc ? end - 1 - i : start + i));
       const b = this.rows[family].get(pos);
-      if (b) out.push(unpackRow(f, b));
+      if (b) out.push(unpackRow(f, b, blockHash));
     }
     return out;
   }

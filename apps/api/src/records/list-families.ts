@@ -18,6 +18,8 @@ export interface FamilyDef {
   readonly columns: readonly (readonly [string, string])[];
   /** Names kept beside the columns: the EVM transaction's fields the filler adds (list-fill.ts). */
   readonly added?: readonly string[];
+  /** The column holding the EVM block's hash: kept once per height (list-cut.ts). */
+  readonly blockHash: string;
   /** Columns that order the list after the height (block_number first, always). */
   readonly position: readonly string[];
   /** The keys whose lists are kept (others: the store's lookup table alone). */
@@ -68,6 +70,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       col("status"),
       col("input"),
     ],
+    blockHash: "block_hash",
     position: ["tx_index"],
     listed: /^a:/,
     keys: (r) =>
@@ -100,6 +103,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       TS,
     ],
     added: TX_FIELDS.map((c) => `tx_${c}`),
+    blockHash: "tx_block_hash",
     position: ["log_index", "sub"],
     listed: /^(?:[acft]|[A-Z0-9-]+:[ac]):/,
     keys: (r) => {
@@ -136,6 +140,7 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
       TS,
     ],
     added: ["tx_gas_price", "tx_gas_used"],
+    blockHash: "block_hash",
     position: ["log_index"],
     listed: /^(?:c|o|t0):/,
     keys: (r) => {

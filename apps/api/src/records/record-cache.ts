@@ -27,7 +27,7 @@ export interface RecordChunk {
 }
 
 /** The layout of a set's file; a file of another one is deleted and made again. */
-const FORMAT = "5";
+const FORMAT = "6";
 
 /** A set's file: named after the set (a database name), holding LMDB's data file. */
 const SET_FILE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -241,7 +241,7 @@ const openFile = (path: string) =>
   open<string, string>({
     path,
     compression: true,
-    maxDbs: 10,
+    maxDbs: 12,
     encoding: "string",
     pageSize: 16384,
   });
