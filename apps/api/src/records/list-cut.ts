@@ -34,12 +34,9 @@ const toBytes = (v: unknown): unknown =>
     : Array.isArray(v)
       ? v.map(toBytes)
       : v;
+// (msgpackr gives bytes as Buffers of the value read)
 const toText = (v: unknown): unknown =>
-  v instanceof Uint8Array
-    ? `0x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`
-    : Array.isArray(v)
-      ? v.map(toText)
-      : v;
+  Buffer.isBuffer(v) ? `0x${v.toString("hex")}` : Array.isArray(v) ? v.map(toText) : v;
 
 /** A block's hash as the store keeps it: lowercase 0x, 32 bytes. */
 const isHash = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-f]{64}$/.test(v);
@@ -53,11 +50,13 @@ export const packRow = (f: FamilyDef, row: Row) =>
 /** A row as packRow kept it; `blockHash`: the hash of the block at a height. */
 export const unpackRow = (f: FamilyDef, b: Buffer, blockHash: (height: number) => string): Row => {
   const values = packr.unpack(b) as unknown[];
+  const names = namesOf(f);
   const row: Row = {};
-  namesOf(f).forEach((n, i) => {
+  for (let i = 0; i < names.length; i++) {
     const v = values[i];
-    row[n] = v === true && n === f.blockHash ? blockHash(Number(values[0])) : toText(v);
-  });
+    row[names[i]!] =
+      v === true && names[i] === f.blockHash ? blockHash(Number(values[0])) : toText(v);
+  }
   return row;
 };
 

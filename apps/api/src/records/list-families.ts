@@ -154,8 +154,16 @@ export const FAMILIES: Readonly<Record<Family, FamilyDef>> = {
   },
 };
 
+const names = new WeakMap<FamilyDef, readonly string[]>();
 /** The names of a row's values as kept, in order. */
-export const namesOf = (f: FamilyDef) => [...f.columns.map(([n]) => n), ...(f.added ?? [])];
+export const namesOf = (f: FamilyDef): readonly string[] => {
+  let n = names.get(f);
+  if (!n) {
+    n = [...f.columns.map(([c]) => c), ...(f.added ?? [])];
+    names.set(f, n);
+  }
+  return n;
+};
 
 /** A family's columns as a SELECT list. */
 export const selectList = (f: FamilyDef) =>

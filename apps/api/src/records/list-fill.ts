@@ -40,8 +40,9 @@ export const keptTxs = (rows: readonly Row[]) => {
   for (const r of rows) {
     if (r.tx_gas_used === null || r.tx_gas_used === undefined) continue;
     const t: Row = { hash: r.tx_hash };
-    for (const c of TX_FIELDS) if (`tx_${c}` in r) t[c] = r[`tx_${c}`];
+    for (const [c, kept] of KEPT) if (kept in r) t[c] = r[kept];
     out.set(String(r.tx_hash), t);
   }
   return out;
 };
+const KEPT = TX_FIELDS.map((c) => [c, `tx_${c}`] as const);
