@@ -100,8 +100,8 @@ const transfers = (path: string, defaultType?: (typeof TOKEN_TYPES)[number]) =>
   );
 
 /**
- * A page under one index key from the records kept, the tokens named as the store's join names
- * them; undefined where the records do not hold it or a token is not in the store's contracts.
+ * A page under one index key from the records kept (undefined where they do not hold it), the
+ * tokens named as the store's join names them: a token not in `contracts` as "", "", null.
  */
 const keptTransfers = (keys: readonly string[], upTo: number, desc: boolean, p: Page) =>
   Effect.gen(function* () {
@@ -110,15 +110,10 @@ const keptTransfers = (keys: readonly string[], upTo: number, desc: boolean, p: 
     const rows = yield* keptPage("transfers", keys[0]!, q);
     if (!rows) return undefined;
     const names = yield* namesNow(rows.map((r) => String(r.contract)));
-    const out = [];
-    for (const r of rows) {
+    return rows.map((r) => {
       const n = names.get(String(r.contract));
-      if (!n) return undefined;
-      out.push({ ...r, name: n.name, symbol: n.symbol, decimals: n.decimals } as Parameters<
-        typeof transferRecord
-      >[0]);
-    }
-    return out;
+      return { ...r, name: n?.name ?? "", symbol: n?.symbol ?? "", decimals: n?.decimals ?? null };
+    }) as Parameters<typeof transferRecord>[0][];
   });
 
 export const tokenTransfers = [

@@ -30,7 +30,7 @@ export const storeLists = async (kept: boolean) => {
   // biome-ignore lint/suspicious/noExplicitAny: answers and recorded node JSON, read loosely
   type Obj = Record<string, any>;
   const blocks = recordedBlocks();
-  const { ch, db, es, runtime } = await servedEtherscan(
+  const { ch, db, es, runtime, port } = await servedEtherscan(
     "etherscan-store",
     kept ? { recordCacheDir: mkdtempSync(join(tmpdir(), "es-records-")) } : {},
   );
@@ -252,6 +252,40 @@ export const storeLists = async (kept: boolean) => {
       // No NFT transfers of this account's CFC-20 ones.
       const nft = await es({ module: "account", action: "tokennfttx", contractaddress: c });
       expect(nft).toEqual({ status: "0", message: "No transactions found", result: [] });
+    });
+
+    it("REST /token-transfers?address= and /event-logs?contractAddress= pages are the node's logs, newest first", async () => {
+      const rest = async (path: string) =>
+        (await (await fetch(`http://127.0.0.1:${port}/api/1.0${path}`)).json()) as Obj;
+      const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+      const transfers = logs.filter((l) => l.topics[0] === TRANSFER && l.topics.length === 3);
+      const to = `0x${transfers[0]!.topics[2].slice(26)}`;
+      const mine = transfers
+        .filter((l) => `0x${l.topics[2].slice(26)}` === to || `0x${l.topics[1].slice(26)}` === to)
+        .map((l) => `${l.transactionHash}-${Number(l.logIndex)}-0`)
+        .reverse();
+      const all = await rest(`/token-transfers?address=${to}&limit=100`);
+      expect(all.docs.map((d: Obj) => d.uniqueHash)).toEqual(mine);
+      expect(all.docs[0].tokenType).toBe("CFC-20");
+      const paged: string[] = [];
+      for (let page = 1; page <= mine.length; page++)
+        paged.push(
+          ...(await rest(`/token-transfers?address=${to}&limit=1&page=${page}`)).docs.map(
+            (d: Obj) => d.uniqueHash,
+          ),
+        );
+      expect(paged).toEqual(mine);
+      const c = logs[0]!.address.toLowerCase();
+      const ofContract = logs
+        .filter((l) => l.address.toLowerCase() === c)
+        .map((l) => [l.transactionHash, Number(l.logIndex), l.topics, l.data])
+        .reverse();
+      const got = await rest(`/event-logs?contractAddress=${c}&limit=100`);
+      expect(got.docs.map((d: Obj) => [d.transactionHash, d.logIndex, d.topics, d.data])).toEqual(
+        ofContract,
+      );
+      const oldest = await rest(`/event-logs?contractAddress=${c}&limit=1&sort=blockNumber`);
+      expect(oldest.docs.map((d: Obj) => d.transactionHash)).toEqual([ofContract.at(-1)![0]]);
     });
 
     it("cosmostxlist is every transaction naming the account, EVM ones included, Cosmos fields", async () => {
