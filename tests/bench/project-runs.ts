@@ -58,7 +58,8 @@ const projectOnly = async (columns: TableColumns, log: EmbeddedLog): Promise<num
     const t = performance.now();
     let n = 0;
     for await (const e of log.read(1, { follow: false })) {
-      ahead.push(pool.project(e.payload));
+      // each entry's memory given back at once, as the projector does once its batch is written
+      ahead.push(pool.project(e.payload).then((p) => pool.release(p.lease ? [p.lease] : [])));
       n++;
       if (ahead.length >= 64) await ahead.shift();
     }

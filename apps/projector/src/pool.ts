@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import {
   type EntryContext,
+  type Lease,
   type ProjectedEntry,
   projectOrRefuse,
   RecordError,
@@ -15,6 +16,8 @@ import {
 export interface ProjectionPool {
   /** `owned`: the payload's memory is the caller's alone, and may be handed over as it is (LogEntry.owned). */
   project(payload: Uint8Array, owned?: boolean): Promise<ProjectedEntry>;
+  /** Gives the memory of these entries' rows back to their workers: the rows are written (or dropped). */
+  release(leases: readonly Lease[]): void;
   close(): Promise<void>;
 }
 
@@ -23,6 +26,7 @@ export const openPool = (workers: number, ctx: EntryContext): ProjectionPool =>
 
 const inProcess = (ctx: EntryContext): ProjectionPool => ({
   project: async (payload) => projectOrRefuse(payload, ctx),
+  release: () => {},
   close: async () => {},
 });
 
@@ -43,11 +47,12 @@ class WorkerPool implements ProjectionPool {
     for (let i = 0; i < n; i++) {
       const w = new Worker(script, { workerData: ctx });
       const slot: (typeof this.workers)[number] = { w, pending: new Map<number, Pending>() };
-      w.on("message", (m: { id: number; out?: ProjectedEntry; error?: string }) => {
+      w.on("message", (m: { id: number; out?: ProjectedEntry; lease?: number; error?: string }) => {
         const p = slot.pending.get(m.id);
         slot.pending.delete(m.id);
         if (m.error !== undefined) p?.reject(new RecordError(m.error));
-        else p?.resolve(m.out!);
+        else if (m.lease === undefined) p?.resolve(m.out!);
+        else p?.resolve({ ...m.out!, lease: { worker: i, id: m.lease } });
       });
       const fail = (e: Error) => {
         slot.dead ??= e;
@@ -76,6 +81,19 @@ class WorkerPool implements ProjectionPool {
       slot.pending.set(id, { resolve, reject });
       slot.w.postMessage({ id, payload: sent }, [sent.buffer as ArrayBuffer]);
     });
+  }
+
+  release(leases: readonly Lease[]): void {
+    const by = new Map<number, number[]>();
+    for (const { worker, id } of leases) {
+      const ids = by.get(worker);
+      if (ids) ids.push(id);
+      else by.set(worker, [id]);
+    }
+    for (const [worker, ids] of by) {
+      const slot = this.workers[worker];
+      if (slot && !slot.dead) slot.w.postMessage({ release: ids });
+    }
   }
 
   async close(): Promise<void> {

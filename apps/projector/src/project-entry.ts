@@ -60,6 +60,17 @@ export interface ProjectedEntry {
   readonly block?: { readonly row: Uint8Array; readonly txsBeforeAt: number };
   /** Every other table's rows, encoded. */
   readonly tables: ReadonlyArray<readonly [string, Uint8Array]>;
+  /**
+   * Set when the rows are in memory a worker lent (shared-rows.ts): give it back once they are
+   * written (ProjectionPool.release).
+   */
+  readonly lease?: Lease;
+}
+
+/** Which worker lent an entry's rows, and its lease. */
+export interface Lease {
+  readonly worker: number;
+  readonly id: number;
 }
 
 export type EntryContext = Omit<ProjectionContext, "txsBefore"> & {
@@ -70,13 +81,18 @@ export type EntryContext = Omit<ProjectionContext, "txsBefore"> & {
 /**
  * Decodes a log record and turns it into encoded rows. Pure: the same bytes give the same output.
  * A block record is read in place (openBlock); metadata and verification records, which openBlock
- * reads whole (they have no part it leaves in place), by their kind.
+ * reads whole (they have no part it leaves in place), by their kind. The rows are written with
+ * `w` (a writer reused: they are views of its memory until its next use), or a new writer.
  */
-export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedEntry => {
+export const projectEntry = (
+  payload: Uint8Array,
+  ctx: EntryContext,
+  w = new RowBinaryWriter(),
+): ProjectedEntry => {
   const input = openBlock(openRecord(payload));
   if ((input.raw as { kind?: unknown }).kind === undefined) {
     const { blocks, ...rest } = projectRawBlock(input, { ...ctx, txsBefore: 0 });
-    const { tables, block } = encodeTables(ctx, rest, blocks![0] as BlockRow);
+    const { tables, block } = encodeTables(w, ctx, rest, blocks![0] as BlockRow);
     return { kind: "block", height: input.raw.height, txs: input.txs.length, block, tables };
   }
   const record = input.raw as unknown as LogRecord;
@@ -85,14 +101,14 @@ export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedE
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(ctx, projectMetadataRecord(record)).tables,
+      tables: encodeTables(w, ctx, projectMetadataRecord(record)).tables,
     };
   if (isVerificationRecord(record))
     return {
       kind: "metadata",
       height: record.height,
       txs: 0,
-      tables: encodeTables(ctx, projectVerificationRecord(record)).tables,
+      tables: encodeTables(w, ctx, projectVerificationRecord(record)).tables,
     };
   throw new Error(
     `a record of kind ${JSON.stringify((record as { kind?: unknown }).kind)}, which this build does not know`,
@@ -104,11 +120,12 @@ export const projectEntry = (payload: Uint8Array, ctx: EntryContext): ProjectedE
  * block's row first, split around `txs_before`, whose place it says.
  */
 const encodeTables = (
+  w: RowBinaryWriter,
   ctx: EntryContext,
   rows: Record<string, readonly object[]>,
   block?: BlockRow,
 ) => {
-  const w = new RowBinaryWriter();
+  w.reset();
   let blockAt: { start: number; txsBeforeAt: number } | undefined;
   if (block) {
     const cols = columnsOf(ctx.columns, "blocks");

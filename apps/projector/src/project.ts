@@ -113,10 +113,13 @@ export const projectLog = async (
     await inflight;
     o.halt?.throwIfAborted();
     const batch = writer.take();
-    inflight = writer.write(batch).then((p) => {
-      o.onProjected?.(p, batch.blocks);
-      return p;
-    });
+    inflight = writer
+      .write(batch)
+      .finally(() => pool.release(batch.leases))
+      .then((p) => {
+        o.onProjected?.(p, batch.blocks);
+        return p;
+      });
     inflight.catch(() => {}); // surfaced by the next await
     return batch.progress;
   };

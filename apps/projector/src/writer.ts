@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from "@clickhouse/client";
 import { insertRowBinary, settleDays, type TableColumns } from "@explorer/store";
-import { encodeRows, type ProjectedEntry } from "./project-entry.ts";
+import { encodeRows, type Lease, type ProjectedEntry } from "./project-entry.ts";
 
 /**
  * Tables a batch writes, in this order; `progress` goes last, so that reads bounded by the
@@ -61,6 +61,7 @@ export const NOTHING_PROJECTED: Progress = { height: 0, txsTotal: 0 };
  */
 export class BatchWriter {
   private chunks = new Map<string, Uint8Array[]>();
+  private leases: Lease[] = [];
   private blocks = 0;
   private records = 0;
   private size = 0;
@@ -118,6 +119,7 @@ export class BatchWriter {
       this.blocks++;
     }
     for (const [table, bytes] of entry.tables) this.push(table, bytes);
+    if (entry.lease) this.leases.push(entry.lease);
   }
 
   private push(table: string, bytes: Uint8Array) {
@@ -133,8 +135,10 @@ export class BatchWriter {
       chunks: this.chunks,
       progress: { height: this.lastHeight, txsTotal: this.txsTotal },
       blocks: this.blocks,
+      leases: this.leases,
     };
     this.chunks = new Map();
+    this.leases = [];
     this.blocks = 0;
     this.records = 0;
     this.size = 0;
@@ -171,6 +175,8 @@ export interface Batch {
   readonly chunks: Map<string, Uint8Array[]>;
   readonly progress: Progress;
   readonly blocks: number;
+  /** The workers' memory the rows are in, to give back once written (ProjectionPool.release). */
+  readonly leases: readonly Lease[];
 }
 
 export const readProgress = async (ch: ClickHouseClient, db: string): Promise<Progress> => {

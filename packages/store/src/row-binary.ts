@@ -256,9 +256,14 @@ export class RowBinaryWriter {
     }
   }
 
-  /** Everything written (later views of it stay valid: the writer is done). */
+  /** Everything written (later views of it stay valid until the writer is reset). */
   finish(): Uint8Array {
     return this.out.take();
+  }
+
+  /** Starts over in the same memory (what `finish` gave is overwritten by the next writes). */
+  reset(): void {
+    this.out.at = 0;
   }
 }
 
