@@ -518,7 +518,7 @@ CREATE TABLE {db}.txs
     `evm_hashes` Array(String),
     `message_types` Array(String),
     `addresses` Array(String) COMMENT 'involved accounts, both forms, lowercase',
-    `record` String
+    `record` String CODEC(ZSTD(1))
 )
 ENGINE = ReplacingMergeTree
 ORDER BY (height, idx)

@@ -46,6 +46,8 @@ const RELEASED: Record<string, string> = {
     "42affff8ae7cf05bbbed6804bffe695a4344a31b82fb9c9bb8ba35345698fc47",
   "024_account_stats.sql": "7980ee7725a133b9818ff2c30cbdf42fce1da5c15fc59c76ac20e415a4d5e47b",
   "025_typed_stats.sql": "40545032c77692d74a750648ef61119e06fb901508108ea505677ac8990c161e",
+  "026_validator_days.sql": "4295f1ec5d7f12d622dafb1a000a8f268a8a7f517af02e4c2f4101ecb615e9ca",
+  "027_txs_record_zstd.sql": "6d7cf7d80a8fa35d9a527679be56143653a53fc105576c2188553535360061a5",
 };
 
 describe("migration files", () => {
