@@ -87,6 +87,10 @@ export const run = async (): Promise<Figure[]> => {
       [`${api}?module=account&action=txlist&address=${accounts.busy.a}&page=1&offset=100`],
     ],
     [
+      "txlist, busiest account, a deep page (page 99 of 100 records: the same URL, kept)",
+      [`${api}?module=account&action=txlist&address=${accounts.busy.a}&page=99&offset=100`],
+    ],
+    [
       "txlist, busiest account, a different page each time (to the 10,000 window)",
       pages(`module=account&action=txlist&address=${accounts.busy.a}`, accounts.busy.n),
     ],
