@@ -156,7 +156,7 @@ const diskPerTx = async (
     fig(
       "disk: API record cache",
       cache,
-      "LMDB file: each tx record gzip-compressed, its keys, blocks",
+      "LMDB file: each tx record gzip-compressed, its keys, blocks, the lists (txlist, transfers, logs)",
     ),
     {
       bench: "project",
