@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { dayOf, settledBefore } from "./day-sums.ts";
+import { dayOf, settleDaysOf, settledBefore } from "./day-sums.ts";
 
 /**
  * Accounts and native coin sums by UTC day of block time (sql/024 `account_day_stats`), settled
@@ -99,17 +99,5 @@ UNION ALL SELECT * FROM (${accountSums(settled(dayOf(hi)), hi)})`;
  * closed a day; settle-days.ts), after `day_stats` and before the progress row, from
  * the first height after the days settled before it up to `last`.
  */
-export const settleAccountDays = async (
-  ch: ClickHouseClient,
-  db: string,
-  closed: string,
-  last: number,
-) => {
-  const day = `toDate({closed:String})`;
-  await ch.command({
-    query:
-      `INSERT INTO ${db}.account_day_stats SELECT * FROM (${accountSums(settled(day), "{last:UInt64}")})
-      WHERE day < ${day}`.replaceAll("{db}", db),
-    query_params: { closed, last },
-  });
-};
+export const settleAccountDays = (ch: ClickHouseClient, db: string, closed: string, last: number) =>
+  settleDaysOf(ch, db, "account_day_stats", accountSums, closed, last);

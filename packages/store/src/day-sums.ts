@@ -43,6 +43,29 @@ SETTINGS join_use_nulls = 0`;
 export const settledBefore = (day: string, table = "day_stats") =>
   `(SELECT max(max_height) + 1 FROM {db}.${table} FINAL WHERE day < ${day})`;
 
+/**
+ * Settles the days of `table` before `closed` (YYYY-MM-DD: the day of a batch's last block, when
+ * the batch closed a day; settle-days.ts), from the first height after the days settled before it
+ * up to `last`: the rows `sums(lo, hi)` gives of those heights (SQL expressions), its days before
+ * `closed` alone.
+ */
+export const settleDaysOf = async (
+  ch: ClickHouseClient,
+  db: string,
+  table: string,
+  sums: (lo: string, hi: string) => string,
+  closed: string,
+  last: number,
+) => {
+  const day = `toDate({closed:String})`;
+  await ch.command({
+    query:
+      `INSERT INTO ${db}.${table} SELECT * FROM (${sums(settledBefore(day, table), "{last:UInt64}")})
+      WHERE day < ${day}`.replaceAll("{db}", db),
+    query_params: { closed, last },
+  });
+};
+
 /** The UTC day of the block at height `hi`: the days before it are settled once it is projected. */
 export const dayOf = (hi: string) =>
   `(SELECT toDate(time) FROM {db}.block_stats FINAL WHERE height = ${hi})`;

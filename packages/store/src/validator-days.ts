@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from "@clickhouse/client";
-import { settledBefore } from "./day-sums.ts";
+import { settleDaysOf, settledBefore } from "./day-sums.ts";
 
 /**
  * Blocks each validator signed and missed by UTC day of block time (sql/026
@@ -34,20 +34,12 @@ const settled = (day: string) => settledBefore(day, "validator_day_stats");
  * settled before it up to `last`. The first settle of a set made before sql/026 settles every
  * day before `closed`.
  */
-export const settleValidatorDays = async (
+export const settleValidatorDays = (
   ch: ClickHouseClient,
   db: string,
   closed: string,
   last: number,
-) => {
-  const day = `toDate({closed:String})`;
-  await ch.command({
-    query:
-      `INSERT INTO ${db}.validator_day_stats SELECT * FROM (${validatorSums(settled(day), "{last:UInt64}")})
-      WHERE day < ${day}`.replaceAll("{db}", db),
-    query_params: { closed, last },
-  });
-};
+) => settleDaysOf(ch, db, "validator_day_stats", validatorSums, closed, last);
 
 /**
  * The first height after the days settled before the day of height `hi` (the API's
