@@ -1,10 +1,8 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
-import { BENCH_API_OPTIONS, servedWithBare } from "./served.ts";
+import { apiWithRecords, servedWithBare } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -25,18 +23,14 @@ export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_API_TXS ?? 1_000_000);
   const { ch, db, dir, txsTotal, blocks } = await openBenchStore(target);
 
-  const { app, runtime, records } = buildApi(ch, "explorer", {
-    ...BENCH_API_OPTIONS,
-    // BENCH_API_RECORD_CACHE=off: every lookup read from the store, as before the cache
-    ...(process.env.BENCH_API_RECORD_CACHE !== "off" && {
-      recordCacheDir: join(dir, "api-records"),
-    }),
-  });
-  // Measured once the record cache holds the store (as on a server that has run a while): its
-  // filling from the store is a figure of its own (from empty, or only what a kept one lacks).
-  const t0 = performance.now();
-  await records?.filledTo(db, blocks);
-  const filling = (performance.now() - t0) / 1000;
+  // BENCH_API_RECORD_CACHE=off: every lookup read from the store, as before the cache
+  const { app, runtime, filling } = await apiWithRecords(
+    ch,
+    db,
+    dir,
+    blocks,
+    process.env.BENCH_API_RECORD_CACHE === "off",
+  );
   const { server, port, settle, bareServer, barePort } = await servedWithBare(app);
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const scenario = recordedScenario();

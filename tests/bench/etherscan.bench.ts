@@ -1,13 +1,11 @@
 import { rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
-import { buildApi } from "@explorer/api";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
-import { BENCH_API_OPTIONS } from "./served.ts";
+import { apiWithRecords } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -25,17 +23,14 @@ const CONCURRENCIES = (process.env.BENCH_ES_CLIENTS ?? "1,10,50").split(",").map
 export const run = async (): Promise<Figure[]> => {
   const target = Number(process.env.BENCH_ES_TXS ?? 100_000);
   const { ch, db, dir, kept, txsTotal, blocks } = await openBenchStore(target, "evm_txs");
-  const { app, runtime, records } = buildApi(ch, "explorer", {
-    ...BENCH_API_OPTIONS,
-    // BENCH_ES_RECORD_CACHE=off: every page cut by the store, as before the lists kept beside it
-    ...(process.env.BENCH_ES_RECORD_CACHE !== "off" && {
-      recordCacheDir: join(dir, "api-records"),
-    }),
-  });
-  // Measured once the record cache holds the store, as on a server that has run a while.
-  const t0 = performance.now();
-  await records?.filledTo(db, blocks);
-  const filling = (performance.now() - t0) / 1000;
+  // BENCH_ES_RECORD_CACHE=off: every page cut by the store, as before the lists kept beside it
+  const { app, runtime, records, filling } = await apiWithRecords(
+    ch,
+    db,
+    dir,
+    blocks,
+    process.env.BENCH_ES_RECORD_CACHE === "off",
+  );
   const { server, port } = await listenLocal({
     listen: (p, host, cb) => createServer(app.callback()).listen(p, host, cb),
   });

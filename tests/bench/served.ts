@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import { buildApi } from "@explorer/api";
 import Koa from "koa";
 import { listenLocal } from "../lib/net.ts";
 
@@ -8,6 +10,27 @@ export const BENCH_API_OPTIONS = {
   nativeCoins: new Map([["test", "atest"]]),
   rateLimitPerMinute: 1e9,
   apiKeys: new Map<string, number>(),
+};
+
+/**
+ * The API over a bench store with its record cache in `dir` (`off`: none, every read from the
+ * store), returned once the cache holds the store's `blocks`, as on a server that has run a while:
+ * `filling`, the seconds that took (from empty, or only what a kept cache lacks).
+ */
+export const apiWithRecords = async (
+  ch: Parameters<typeof buildApi>[0],
+  db: string,
+  dir: string,
+  blocks: number,
+  off: boolean,
+) => {
+  const api = buildApi(ch, "explorer", {
+    ...BENCH_API_OPTIONS,
+    ...(!off && { recordCacheDir: join(dir, "api-records") }),
+  });
+  const t0 = performance.now();
+  await api.records?.filledTo(db, blocks);
+  return { ...api, filling: (performance.now() - t0) / 1000 };
 };
 
 /**

@@ -63,17 +63,12 @@ export const unpackRow = (f: FamilyDef, b: Buffer, blockHash: (height: number) =
 /** A key's list: its number and how many positions it holds. */
 const entry = (b: Buffer | undefined) =>
   b ? { id: b.readUInt32BE(0), count: b.readUInt32BE(4) } : undefined;
-const entryBytes = (id: number, count: number) => {
-  const b = Buffer.allocUnsafe(8);
-  b.writeUInt32BE(id, 0);
-  b.writeUInt32BE(count, 4);
-  return b;
-};
-const chunkKey = (id: number, n: number) => {
-  const b = Buffer.allocUnsafe(8);
-  b.writeUInt32BE(id, 0);
-  b.writeUInt32BE(n, 4);
-  return b;
+/** Two numbers as 8 bytes: a key's entry (list number, count) and a chunk's key (list, chunk). */
+const twoNumbers = (a: number, b: number) => {
+  const buf = Buffer.allocUnsafe(8);
+  buf.writeUInt32BE(a, 0);
+  buf.writeUInt32BE(b, 4);
+  return buf;
 };
 
 /**
@@ -159,15 +154,16 @@ export class ListCut {
       const name = f.code + k;
       const e = entry(this.keys.get(name)) ?? { id: next++, count: 0 };
       let n = Math.floor(e.count / PER_ENTRY);
-      let chunk = e.count % PER_ENTRY === 0 ? Buffer.alloc(0) : this.chunks.get(chunkKey(e.id, n))!;
+      let chunk =
+        e.count % PER_ENTRY === 0 ? Buffer.alloc(0) : this.chunks.get(twoNumbers(e.id, n))!;
       let rest = Buffer.concat([chunk, ...positions]);
       while (rest.length > 0) {
         chunk = rest.subarray(0, PER_ENTRY * width);
-        this.chunks.putSync(chunkKey(e.id, n), Buffer.from(chunk));
+        this.chunks.putSync(twoNumbers(e.id, n), Buffer.from(chunk));
         rest = rest.subarray(chunk.length);
         n++;
       }
-      this.keys.putSync(name, entryBytes(e.id, e.count + positions.length));
+      this.keys.putSync(name, twoNumbers(e.id, e.count + positions.length));
     }
     this.env.putSync("list_ids", String(next));
   }
@@ -185,7 +181,7 @@ export class ListCut {
     let memo: { n: number; chunk: Buffer } | undefined;
     const at = (rank: number) => {
       const n = Math.floor(rank / PER_ENTRY);
-      if (memo?.n !== n) memo = { n, chunk: this.chunks.get(chunkKey(e.id, n))! };
+      if (memo?.n !== n) memo = { n, chunk: this.chunks.get(twoNumbers(e.id, n))! };
       const o = (rank % PER_ENTRY) * width;
       return memo.chunk.subarray(o, o + width);
     };

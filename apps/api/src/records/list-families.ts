@@ -180,7 +180,7 @@ export const rowsSql = (set: string, f: FamilyDef) => {
 
 /** A row's position as a key that sorts as the list does: 6 bytes of height, 4 per column. */
 export const positionOf = (f: FamilyDef, row: Row) => {
-  const b = Buffer.allocUnsafe(6 + 4 * f.position.length);
+  const b = Buffer.allocUnsafe(positionWidth(f));
   b.writeUIntBE(Number(row.block_number), 0, 6);
   for (const [i, c] of f.position.entries()) b.writeUInt32BE(Number(row[c]), 6 + 4 * i);
   return b;
@@ -190,4 +190,4 @@ export const positionOf = (f: FamilyDef, row: Row) => {
 export const positionWidth = (f: FamilyDef) => 6 + 4 * f.position.length;
 
 /** The height of a position. */
-export const heightAt = (pos: Buffer, at = 0) => pos.readUIntBE(at, 6);
+export const heightAt = (pos: Buffer) => pos.readUIntBE(0, 6);
