@@ -19,6 +19,15 @@ export interface KeptAnswer {
 /** Answers kept at most, and their bytes at most. */
 const MAX_ANSWERS = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+/** Keys remembered as asked once, at most (then forgotten together, and counted afresh). */
+const MAX_SEEN = 100_000;
+
+/** A key's 32-bit FNV-1a hash: what the cache remembers of a key asked once. */
+const hashOf = (key: string) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+};
 
 /**
  * Answers as a pure function of (table set, projected height, URL): kept, serialised, up to 64 MB,
@@ -28,6 +37,13 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * projected height (a new height makes new keys), immutable ones (a projected block, a tx) by the
  * table set alone. A verification changes answers (decoded calls and logs) without a new height,
  * and a validator's new description the blocks it proposed: both are in the key.
+ *
+ * An answer is kept from the second time its key is asked ("cache on second hit"): the first time
+ * only the key's hash is remembered. Pages asked once (a crawler walking a list, a client paging
+ * past the window) would otherwise fill the cache with answers never read again, evicting hot
+ * ones, and keep every answer alive long enough to be copied by the garbage collector: on the
+ * 1M-tx store, 10-record pages asked once at 50 clients ran 619 req/s with every answer kept,
+ * 1,211-1,500 with none.
  */
 export class AnswerCache {
   // Each answer in a box of its own: setting a new box is how lru-cache takes a new size (setting
@@ -35,8 +51,11 @@ export class AnswerCache {
   private readonly lru = new LRUCache<string, { readonly a: KeptAnswer }>({
     max: MAX_ANSWERS,
     maxSize: MAX_BYTES,
-    sizeCalculation: () => 1, // until its JSON is made (weigh)
   });
+  /** Answers being made, by key: shared by the requests that ask them meanwhile. */
+  private readonly making = new Map<string, KeptAnswer>();
+  /** Hashes of keys asked once lately (see the class's note). */
+  private readonly seen = new Set<number>();
   /** Reads that found their answer, since the cache was made. */
   hits = 0;
   readonly maxEntries = MAX_ANSWERS;
@@ -47,7 +66,7 @@ export class AnswerCache {
     return this.lru.size;
   }
 
-  /** Bytes held (answers still being made count 1). */
+  /** Bytes held. */
   get weight(): number {
     return this.lru.calculatedSize;
   }
@@ -56,19 +75,16 @@ export class AnswerCache {
     return `${st.db}:v${st.verified}:p${st.proposers}:${immutable ? "" : st.height}:${url}`;
   }
 
-  /** The answer under `key`, counted as a read and made the most recent. */
+  /** The answer under `key` (kept, or being made), counted as a read and made the most recent. */
   get(key: string): KeptAnswer | undefined {
-    const hit = this.lru.get(key)?.a;
+    const hit = this.lru.get(key)?.a ?? this.making.get(key);
     if (hit) this.hits++;
     return hit;
   }
 
-  set(key: string, answer: KeptAnswer): void {
-    this.lru.set(key, { a: answer });
-  }
-
   /** Forgets `answer` (a failure), unless another one has been set under its key meanwhile. */
   forget(key: string, answer: KeptAnswer): void {
+    if (this.making.get(key) === answer) this.making.delete(key);
     if (this.lru.peek(key)?.a === answer) this.lru.delete(key);
   }
 
@@ -83,20 +99,31 @@ export class AnswerCache {
   }
 
   /**
-   * A new answer for `key`, made by `make` (its JSON or its failure) and kept: concurrent requests
-   * for the key share it, a failure too (answered to each of them, not made again, and not kept).
+   * A new answer for `key`, made by `make` (its JSON or its failure): concurrent requests for the
+   * key share it, a failure too (answered to each of them, not made again, and not kept). Kept
+   * once made if the key was asked before (see the class's note).
    */
   made(key: string, route: string, make: () => Promise<Buffer | Exit.Exit<unknown, ApiError>>) {
     const answer: KeptAnswer = {
       route,
-      answer: make().then((out) => {
-        if (!(out instanceof Uint8Array)) return out;
-        answer.json = out;
-        this.weigh(key, answer, out.length);
-        return out;
-      }),
+      answer: make().then(
+        (out) => {
+          const ours = this.making.get(key) === answer;
+          if (ours) this.making.delete(key);
+          if (!(out instanceof Uint8Array)) return out;
+          answer.json = out;
+          if (ours && this.askedBefore(key))
+            this.lru.set(key, { a: answer }, { size: Math.max(1, out.length) });
+          return out;
+        },
+        (e: unknown) => {
+          // (a fault, not a typed failure: the next request makes it again)
+          if (this.making.get(key) === answer) this.making.delete(key);
+          throw e;
+        },
+      ),
     };
-    this.set(key, answer);
+    this.making.set(key, answer);
     return answer;
   }
 
@@ -117,6 +144,15 @@ export class AnswerCache {
       },
     );
     return hit.gzipped;
+  }
+
+  /** Whether `key` was asked before (and then forgotten as such); else remembered as asked. */
+  private askedBefore(key: string): boolean {
+    const h = hashOf(key);
+    if (this.seen.delete(h)) return true;
+    if (this.seen.size >= MAX_SEEN) this.seen.clear();
+    this.seen.add(h);
+    return false;
   }
 
   /** Sets the size of `answer` once known, if its key still holds it. */
