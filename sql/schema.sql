@@ -810,28 +810,6 @@ AS SELECT
 FROM {db}.txs
 ARRAY JOIN arrayConcat(arrayMap(x -> concat('a:', x), addresses), arrayMap(x -> concat('m:', x), message_types)) AS key;
 
-CREATE MATERIALIZED VIEW {db}.tx_stats_mv TO {db}.tx_stats
-(
-    `height` UInt64,
-    `idx` UInt32,
-    `time` DateTime64(3, 'UTC'),
-    `code` UInt32,
-    `is_evm` UInt8,
-    `messages` UInt64,
-    `fee_denoms` Array(String),
-    `fee_amounts` Array(UInt256)
-)
-AS SELECT
-    height,
-    idx,
-    time,
-    code,
-    is_evm,
-    JSONLength(record, 'body', 'messages') AS messages,
-    arrayMap(c -> JSONExtractString(c, 'denom'), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_denoms,
-    arrayMap(c -> toUInt256OrZero(JSONExtractString(c, 'amount')), JSONExtractArrayRaw(record, 'auth_info', 'fee', 'amount')) AS fee_amounts
-FROM {db}.txs;
-
 CREATE MATERIALIZED VIEW {db}.validator_history_mv TO {db}.validator_history
 (
     `operator_address` String,

@@ -169,11 +169,11 @@ const diskPerTx = async (
 };
 
 /**
- * The analytics tables the projector writes itself (sql/024, 025) but `block_stats` (sql/015): the
+ * The analytics tables the projector writes itself (sql/024, 025, 028) but `block_stats` (sql/015): the
  * days it settles read that one with FINAL, which a Null table refuses, so it stays (one row a
  * block, and the read of its batch's days).
  */
-const WRITTEN = ["block_messages", "account_activity", "native_transfer_stats"];
+const WRITTEN = ["tx_stats", "block_messages", "account_activity", "native_transfer_stats"];
 /** Every analytics table but `block_stats`: those written and those ClickHouse fills (table-sets.ts). */
 const ANALYTICS = [...WRITTEN, ...ANALYTICS_TABLES];
 

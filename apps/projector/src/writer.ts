@@ -38,6 +38,8 @@ export const TABLES = [
   "internal_txs",
   "internal_tx_lookup",
   "block_stats",
+  // sql/028: each transaction's figures, once written by a view over txs
+  "tx_stats",
   // sql/025: each block's messages by type
   "block_messages",
   // sql/024: accounts and native coin

@@ -59,6 +59,7 @@ export * from "./evm.ts";
 export * from "./evm-txs.ts";
 export * from "./internal-txs.ts";
 export * from "./token-meta.ts";
+export * from "./tx-stats.ts";
 export * from "./txs.ts";
 export * from "./validators.ts";
 export * from "./verification.ts";

@@ -100,6 +100,8 @@ export class TxParts {
   typeUrls: string[] = [];
   evmHashes: string[] = [];
   events: Event[] = [];
+  /** Where the node's `auth_info` is (-1: none), which the record's is written from. */
+  authInfoAt: Pos = -1;
   result = { code: -1, codespace: -1, log: -1, info: -1, gasUsed: -1, gasWanted: -1 };
   readonly scan: AccountScan;
 
@@ -115,6 +117,7 @@ export class TxParts {
     this.typeUrls = [];
     this.evmHashes = [];
     this.events = [];
+    this.authInfoAt = -1;
     this.result = { code: -1, codespace: -1, log: -1, info: -1, gasUsed: -1, gasWanted: -1 };
     this.scan.clear();
     let body = false;
@@ -128,6 +131,7 @@ export class TxParts {
           q = this.readBody(v);
         } else if (p.is(q, KEYS.authInfo)) {
           this.authInfo.clear();
+          this.authInfoAt = v;
           if (p.isNil(v)) {
             this.authInfo.ascii("{}");
             q = v + 1;

@@ -13,6 +13,7 @@ import {
   TxParts,
   writeStr,
 } from "./tx-parts.ts";
+import { feeOf, type TxStatsRow } from "./tx-stats.ts";
 
 export interface TxRow {
   height: number;
@@ -193,7 +194,7 @@ export const messagesByType = (height: number, typeUrls: readonly string[]): Blo
 export const projectTxs = (
   input: BlockInput,
   ctx: ProjectionContext,
-): { txs: TxRow[]; block_messages: BlockMessagesRow[] } => {
+): { txs: TxRow[]; tx_stats: TxStatsRow[]; block_messages: BlockMessagesRow[] } => {
   const { raw, packed: p } = input;
   const hashes = txHashesOf(raw);
   const { results, txs: nodes } = input;
@@ -214,15 +215,28 @@ export const projectTxs = (
   const parts = new TxParts(b);
   const spans: number[] = [0];
   const typeUrls: string[] = [];
+  const stats: TxStatsRow[] = [];
   const rows = hashes.map((txhash, idx) => {
     parts.read(nodes[idx] ?? -1, results[idx] ?? -1);
     typeUrls.push(...parts.typeUrls);
     const row = projectTx(b, parts, idx, txhash, out);
     spans.push(out.length);
+    const fee = feeOf(p, parts.authInfoAt);
+    stats.push({
+      height: row.height,
+      idx,
+      time: row.time,
+      code: row.code,
+      is_evm: row.is_evm,
+      // the record's body.messages: one for each message the node's body has (readMessages)
+      messages: parts.typeUrls.length,
+      fee_denoms: fee.denoms,
+      fee_amounts: fee.amounts,
+    });
     return row;
   });
   // the block's records, cut from one buffer once all are written
   const bytes = out.take();
   const txs = rows.map((row, i) => ({ ...row, record: bytes.subarray(spans[i]!, spans[i + 1]!) }));
-  return { txs, block_messages: messagesByType(raw.height, typeUrls) };
+  return { txs, tx_stats: stats, block_messages: messagesByType(raw.height, typeUrls) };
 };

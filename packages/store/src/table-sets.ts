@@ -57,12 +57,12 @@ export const KEY_VALUE_TABLES = ["tx_hash", "block_records"] as const;
 const DROPPED_TABLES = ["tx_records"] as const;
 
 /**
- * Analytics tables ClickHouse fills from the projector's inserts (sql/015: from `txs`; sql/020:
- * the histories; sql/021, 025 and 026: the days the projector settles; sql/025: from `token_meta`
- * and `addresses`; sql/024: accounts and native coin): a view with FINAL each.
+ * Analytics tables ClickHouse fills from the projector's inserts (sql/020: the histories; sql/021,
+ * 025 and 026: the days the projector settles; sql/025: from `token_meta` and `addresses`;
+ * sql/024: accounts and native coin): a view with FINAL each. The projector's own (`tx_stats`,
+ * `block_stats`…) are among its tables.
  */
 export const ANALYTICS_TABLES = [
-  "tx_stats",
   "day_stats",
   "balance_history",
   "token_balance_history",
