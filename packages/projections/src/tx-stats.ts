@@ -37,6 +37,8 @@ const extractString = (p: Packed, at: Pos): string => {
 
 const UINT256_DIGITS = /^\+?(\d{1,78})$/;
 const UINT256_END = 1n << 256n;
+/** Up to 77 digits without a leading zero: below 10^77, below 2^256, already as toString writes it. */
+const PLAIN = /^(?:0|[1-9]\d{0,76})$/;
 
 /**
  * An amount as ClickHouse's toUInt256OrZero reads it: decimal digits (a leading `+` allowed, no
@@ -44,6 +46,7 @@ const UINT256_END = 1n << 256n;
  * Cosmos amount has: sdk.Int holds 256 bits) are 0 here.
  */
 export const uint256OrZero = (s: string): string => {
+  if (PLAIN.test(s)) return s;
   const m = UINT256_DIGITS.exec(s);
   if (!m) return "0";
   const v = BigInt(m[1]!);
