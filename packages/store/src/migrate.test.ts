@@ -48,6 +48,7 @@ const RELEASED: Record<string, string> = {
   "025_typed_stats.sql": "40545032c77692d74a750648ef61119e06fb901508108ea505677ac8990c161e",
   "026_validator_days.sql": "4295f1ec5d7f12d622dafb1a000a8f268a8a7f517af02e4c2f4101ecb615e9ca",
   "027_txs_record_zstd.sql": "6d7cf7d80a8fa35d9a527679be56143653a53fc105576c2188553535360061a5",
+  "028_tx_stats_written.sql": "bfbbbe31ca397fcfde56282d4c51b19d26181382fa836a0de190359be9c4128c",
 };
 
 describe("migration files", () => {
