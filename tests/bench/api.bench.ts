@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { recordedScenario } from "@explorer/projections/fixtures";
 import { openBenchStore } from "./bench-store.ts";
 import { hasWrk, load } from "./load.ts";
-import { apiWithRecords, servedWithBare } from "./served.ts";
+import { apiWithRecords, servedWithBare, spendingBare, threadMsPer } from "./served.ts";
 import { type Figure, median } from "./table.ts";
 
 /**
@@ -32,6 +32,7 @@ export const run = async (): Promise<Figure[]> => {
     process.env.BENCH_API_RECORD_CACHE === "off",
   );
   const { server, port, settle, bareServer, barePort } = await servedWithBare(app);
+  const spending = await spendingBare();
   const base = `http://127.0.0.1:${port}/api/1.0`;
   const scenario = recordedScenario();
   // Records spread over the whole store, in a shuffled order: each request a different one.
@@ -162,6 +163,7 @@ export const run = async (): Promise<Figure[]> => {
     const runs: { rps: number; p50: number; p99: number; errors: number; bare: number }[] = [];
     let cached = 0;
     let requests = 0;
+    const spent: { ms: number; p50: number; p99: number }[] = [];
     let from = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const b = await load({ url: `http://127.0.0.1:${barePort}/`, ...clients });
@@ -172,12 +174,14 @@ export const run = async (): Promise<Figure[]> => {
       // each run goes on in the list where the one before it ended (wrk goes round it in order;
       // the requests still out when it stopped, one per client, were answered and kept meanwhile)
       const order = [...paths.slice(from), ...paths.slice(0, from)];
-      const r = await load({
-        url: order.map((path) => `${base}${path}`),
-        ...clients,
-        acceptEncoding,
-      });
+      const { r, ms } = await threadMsPer(() =>
+        load({ url: order.map((path) => `${base}${path}`), ...clients, acceptEncoding }),
+      );
       await settle();
+      if (kind === "list") {
+        spending.spend(ms);
+        spent.push({ ms, ...(await load({ url: spending.url, ...clients })) });
+      }
       cached += app.answerCache.hits - hits;
       requests += r.requests;
       from = (from + r.requests + CONCURRENCY) % paths.length;
@@ -195,16 +199,20 @@ export const run = async (): Promise<Figure[]> => {
       runs.length > 1
         ? ` (runs: ${runs.map((r) => `${r.rps.toFixed(0)} req/s p99 ${r.p99.toFixed(1)}`).join(", ")})`
         : "";
+    const spendingNote = spent.length
+      ? `; the API's thread ${(median(spent.map((x) => x.ms)) * 1000).toFixed(0)} µs a request, the bare endpoint spending as much: p50 ${median(spent.map((x) => x.p50)).toFixed(1)}, p99 ${median(spent.map((x) => x.p99)).toFixed(1)} ms`
+      : "";
     figures.push({
       bench: "api",
       metric: name,
       value: mid((r) => r.rps),
       unit: "req/s",
-      note: `${runs.length > 1 ? `median of ${runs.length} runs: ` : ""}p50 ${mid((r) => r.p50).toFixed(1)} ms, p99 ${mid((r) => r.p99).toFixed(1)} ms, ${runs.reduce((n, r) => n + r.errors, 0)} errors, ${Math.round((100 * cached) / Math.max(1, requests))}% from the answer cache${goal}${spread}`,
+      note: `${runs.length > 1 ? `median of ${runs.length} runs: ` : ""}p50 ${mid((r) => r.p50).toFixed(1)} ms, p99 ${mid((r) => r.p99).toFixed(1)} ms, ${runs.reduce((n, r) => n + r.errors, 0)} errors, ${Math.round((100 * cached) / Math.max(1, requests))}% from the answer cache${goal}${spread}${spendingNote}`,
     });
   }
   await new Promise((r) => server.close(r));
   await new Promise((r) => bareServer.close(r));
+  await spending.close();
   await runtime.dispose();
   await ch.close();
   if (!process.env.BENCH_API_DIR) rmSync(dir, { recursive: true, force: true });
