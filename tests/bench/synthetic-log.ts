@@ -1,6 +1,7 @@
 import { recordedBlocks } from "@explorer/projections/fixtures";
 import { encodeRecord, type Json, type JsonObject, type RawBlockV1 } from "@explorer/raw-block";
 import { EmbeddedLog } from "@explorer/raw-log";
+import { SETTINGS } from "@explorer/service/settings";
 
 /**
  * A large log built from real blocks: the RawBlocks recorded from the reference chain are merged
@@ -107,7 +108,7 @@ export const copyAt = (template: RawBlockV1, h: number): RawBlockV1 => {
 export const REPLAY_OPTIONS = {
   prefix: "cosmos",
   nativeDenoms: ["atest"],
-  batchBlocks: 500,
+  batchBlocks: SETTINGS.batchBlocks.default, // as the projector runs
   batchIdleMs: 100,
   follow: false,
 } as const;

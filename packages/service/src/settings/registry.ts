@@ -277,7 +277,10 @@ export const SETTINGS = {
     help: "native denoms, comma-separated",
     value: "<list>",
   }),
-  batchBlocks: int("batch-blocks", "BATCH_BLOCKS", 500, {
+  // Up to 1,000 heights (BATCH_BYTES cuts dense blocks first): on the project bench (200k txs,
+  // quiet, two pairs of runs) 12,271-12,450 txs/s and 11.1-11.4 ms of CPU a block, against
+  // 11,172-11,428 and 12.2-12.4 with 500.
+  batchBlocks: int("batch-blocks", "BATCH_BLOCKS", 1000, {
     help: "heights per insert batch",
     value: "<n>",
   }),
