@@ -12,7 +12,7 @@
  */
 export const MIN_BYTES = 4096;
 
-/** Kept for reuse by default: about one batch's share of a worker (BATCH_BYTES 128 MiB, 2 workers). */
+/** Kept for reuse by default: most of a batch's share of a worker (BATCH_BYTES 256 MiB, 2 workers). */
 export const KEEP_BYTES = 96 * 1024 * 1024;
 
 export interface Loan {

@@ -9,7 +9,7 @@ import { ownTag, runsAs } from "@explorer/service/process";
  * process's start time (`<pid>-s<ticks>-…`). Files of a process that is gone (killed mid-insert)
  * are removed when a store opens on the directory: no process has its pid, or the one that has it
  * started at another time (a restarted container's process often gets the same pid, and a batch's
- * file can be 128 MiB).
+ * file can be 256 MiB).
  */
 export interface Spool {
   /** Writes `chunks` to a new file, runs `use` on its path, and removes the file (whatever happens). */
