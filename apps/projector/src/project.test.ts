@@ -1,19 +1,19 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { EmbeddedLog } from "@explorer/raw-log";
+import type { EmbeddedLog } from "@explorer/raw-log";
 import { Settings, settingsFromEnv } from "@explorer/service";
 import { describeProcess, thisProcess } from "@explorer/service/process";
-import { currentSet, migrate, openClickHouse } from "@explorer/store";
+import { currentSet, migrate } from "@explorer/store";
 import { Effect, Fiber } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checksums } from "./checksums.ts";
 import { projectorParts, reindexWith } from "./main.ts";
 import { projectLog } from "./project.ts";
 import { LockLost, ReindexBusy, reindex } from "./reindex.ts";
+import { sampleStore } from "./sample-store.fixtures.ts";
 import { NOTHING_PROJECTED, TABLES } from "./writer.ts";
 
 /**
@@ -21,7 +21,6 @@ import { NOTHING_PROJECTED, TABLES } from "./writer.ts";
  * worker threads and in one thread, in batches of different sizes, the tables are the same; a
  * replay changes nothing; and the lookup entries ClickHouse derives are the keys the API asks.
  */
-const sample = fileURLToPath(new URL("../../../samples/reference-chain/log.dat", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "projector-test-"));
 const options = { prefix: "cosmos", nativeDenoms: ["atest"], batchIdleMs: 50, follow: false };
 let ch: ClickHouseClient;
@@ -41,11 +40,7 @@ const keysByRow = async (table: string, cols: string): Promise<Map<string, strin
 const sorted = (keys: string[]) => [...new Set(keys)].sort();
 
 beforeAll(async () => {
-  mkdirSync(join(dir, "log"));
-  copyFileSync(sample, join(dir, "log", "log.dat"));
-  log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  for (const db of ["p_1", "p_2"]) await migrate(ch, db);
+  ({ log, ch } = await sampleStore(dir, ["p_1", "p_2"]));
   await projectLog(ch, "p_1", log, { ...options, batchBlocks: 500, workers: 0 });
 }, 120_000);
 

@@ -1,21 +1,20 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { feeOf } from "@explorer/projections";
 import { Packed, pack } from "@explorer/raw-block";
-import { EmbeddedLog } from "@explorer/raw-log";
-import { migrate, openClickHouse, queryRows } from "@explorer/store";
+import type { EmbeddedLog } from "@explorer/raw-log";
+import { queryRows } from "@explorer/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectLog } from "./project.ts";
+import { sampleStore } from "./sample-store.fixtures.ts";
 
 /**
  * `tx_stats` (sql/015), written by the projector since sql/028 instead of by a view that read each
  * record's JSON: its rows are what that view's expressions, kept here as the reference, read from
  * the records in `txs`.
  */
-const sample = fileURLToPath(new URL("../../../samples/reference-chain/log.dat", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "projector-tx-stats-"));
 let ch: ClickHouseClient;
 let log: EmbeddedLog;
@@ -27,11 +26,7 @@ const VIEW = (record: string) => `
   arrayMap(c -> toString(toUInt256OrZero(JSONExtractString(c, 'amount'))), JSONExtractArrayRaw(${record}, 'auth_info', 'fee', 'amount')) AS fee_amounts`;
 
 beforeAll(async () => {
-  mkdirSync(join(dir, "log"));
-  copyFileSync(sample, join(dir, "log", "log.dat"));
-  log = EmbeddedLog.open({ dir: join(dir, "log"), sync: false });
-  ch = await openClickHouse({ kind: "chdb", path: join(dir, "chdb") });
-  await migrate(ch, "s_1");
+  ({ log, ch } = await sampleStore(dir, ["s_1"]));
   await projectLog(ch, "s_1", log, {
     prefix: "cosmos",
     nativeDenoms: ["atest"],
