@@ -143,7 +143,7 @@ describe("a re-index's switch", { timeout: 30_000 }, () => {
     expect(at(await Effect.runPromise(store.refresh))).toBe("x_2@10");
   });
 
-  it("past half its TTL, peek starts the next read and answers the last state meanwhile; none past its TTL", async () => {
+  it("past half its TTL, peek starts the next read and answers the last state meanwhile, up to 4 TTLs while that read goes on", async () => {
     const { c, store } = controlled(200);
     expect(at(await Effect.runPromise(store.refresh))).toBe("x_1@11");
     let open = () => {};
@@ -158,9 +158,22 @@ describe("a re-index's switch", { timeout: 30_000 }, () => {
     expect(at(store.peek())).toBe("x_1@12");
     c.gate = new Promise(() => {}); // the store stops answering
     await new Promise((r) => setTimeout(r, 120));
-    expect(at(store.peek())).toBe("x_1@12");
+    expect(at(store.peek())).toBe("x_1@12"); // (and the next read starts)
     await new Promise((r) => setTimeout(r, 100));
+    // past its TTL while that read goes on (a busy main thread reads slowly): the last state
+    expect(at(store.peek())).toBe("x_1@12");
+    await new Promise((r) => setTimeout(r, 700));
     expect(store.peek()).toBeUndefined(); // expired: the hot path waits on the store
+  });
+
+  it("past its TTL with no read going on (the last one failed), peek answers nothing", async () => {
+    const { c, store } = controlled(100);
+    expect(at(await Effect.runPromise(store.refresh))).toBe("x_1@11");
+    c.failure = new Error("Code: 159. Timeout exceeded (TIMEOUT_EXCEEDED)");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(at(store.peek())).toBe("x_1@11"); // the next read starts, and fails
+    await new Promise((r) => setTimeout(r, 60));
+    expect(store.peek()).toBeUndefined();
   });
 
   it("an older read of the state that ends after a newer one does not bring the older state back", async () => {
