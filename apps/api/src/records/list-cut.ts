@@ -204,7 +204,8 @@ export class ListCut {
       return lo;
     };
     const low = q.from > 0 ? above(q.from - 1) : 0;
-    const high = above(q.upTo);
+    // up to the last height listed (a page of the whole list): no search
+    const high = heightAt(at(e.count - 1)) <= q.upTo ? e.count : above(q.upTo);
     const [start, end] = q.desc
       ? [Math.max(low, high - q.skip - q.take), high - q.skip]
       : [low + q.skip, Math.min(high, low + q.skip + q.take)];
