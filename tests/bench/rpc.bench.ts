@@ -440,7 +440,7 @@ export const run = async (): Promise<Figure[]> => {
     metric: "load",
     value: CONCURRENCY,
     unit: "connections",
-    note: `${hasWrk ? "wrk" : "Node fetch"}, ${SECONDS} s per run, ${ROUNDS} rounds alternating direct and proxy`,
+    note: `${hasWrk ? "wrk" : "load-client.ts"}, ${SECONDS} s per run, ${ROUNDS} rounds alternating direct and proxy`,
   });
   return figures;
 };

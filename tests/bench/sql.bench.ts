@@ -176,7 +176,7 @@ export const run = async (): Promise<Figure[]> => {
       metric: "hot endpoints, idle: p99",
       value: median(idle.map((r) => r.p99)),
       unit: "ms",
-      note: `median of ${ROUNDS} runs of ${SECONDS} s, ${CLIENTS} clients (${hasWrk ? "wrk" : "Node fetch"}) on ${HOT.join(", ")} in turn; p50 ${median(idle.map((r) => r.p50)).toFixed(1)} ms; ${median(idle.map((r) => r.rps)).toFixed(0)} req/s; ${errors(idle)} errors (runs: ${runsOf(idle)})`,
+      note: `median of ${ROUNDS} runs of ${SECONDS} s, ${CLIENTS} clients (${hasWrk ? "wrk" : "load-client.ts"}) on ${HOT.join(", ")} in turn; p50 ${median(idle.map((r) => r.p50)).toFixed(1)} ms; ${median(idle.map((r) => r.rps)).toFixed(0)} req/s; ${errors(idle)} errors (runs: ${runsOf(idle)})`,
     },
     {
       bench: "sql",

@@ -201,7 +201,7 @@ const measure = async (store: Awaited<ReturnType<typeof twoYears>>): Promise<Fig
     metric: "bare Koa constant",
     value: sorted[Math.floor(sorted.length / 2)]!,
     unit: "ms p99",
-    note: `${store.name}: median of ${bareP99.length} runs, one before each row below; ${CONCURRENCY} clients (${hasWrk ? "wrk" : "Node fetch"}), ${SECONDS} s a run`,
+    note: `${store.name}: median of ${bareP99.length} runs, one before each row below; ${CONCURRENCY} clients (${hasWrk ? "wrk" : "load-client.ts"}), ${SECONDS} s a run`,
   });
   return figures;
 };
