@@ -11,23 +11,35 @@ import type { StoreFailure } from "../http/errors.ts";
 export const perHeightReader = (db: DbShape) => {
   const kept = new Map<
     string,
-    { db: string; height: number; exit: Promise<Exit.Exit<unknown, StoreFailure>> }
+    {
+      db: string;
+      height: number;
+      exit: Promise<Exit.Exit<unknown, StoreFailure>>;
+      /** The exit once settled: answered without waiting on a promise. */
+      done?: Exit.Exit<unknown, StoreFailure>;
+    }
   >();
+  const answer = <A>(e: Exit.Exit<unknown, StoreFailure>): Effect.Effect<A, StoreFailure> =>
+    Exit.isSuccess(e) ? Effect.succeed(e.value as A) : Effect.failCause(e.cause);
   return <A>(name: string, read: Effect.Effect<A, StoreFailure>): Effect.Effect<A, StoreFailure> =>
     Effect.flatMap(db.state, (st) => {
       let k = kept.get(name);
       if (k?.db !== st.db || k.height !== st.height) {
         const exit = Effect.runPromiseExit(read);
-        k = { db: st.db, height: st.height, exit };
-        kept.set(name, k);
+        const made: NonNullable<typeof k> = { db: st.db, height: st.height, exit };
+        kept.set(name, made);
         void exit.then((e) => {
+          made.done = e;
           if (!Exit.isSuccess(e) && kept.get(name)?.exit === exit) kept.delete(name);
         });
+        k = made;
       }
-      const { exit } = k;
-      return Effect.flatMap(
-        Effect.promise(() => exit),
-        (e) => (Exit.isSuccess(e) ? Effect.succeed(e.value as A) : Effect.failCause(e.cause)),
-      );
+      const { exit, done } = k;
+      return done
+        ? answer<A>(done)
+        : Effect.flatMap(
+            Effect.promise(() => exit),
+            answer<A>,
+          );
     });
 };

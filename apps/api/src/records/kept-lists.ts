@@ -30,8 +30,9 @@ export const namesNow = (contracts: readonly string[]) =>
   Effect.gen(function* () {
     const reads = yield* ReadModel;
     const db = yield* Db;
+    const distinct = [...new Set(contracts)];
     const found = yield* Effect.forEach(
-      [...new Set(contracts)],
+      distinct,
       (c) =>
         reads.perHeight(
           `token-names:${c}`,
@@ -40,7 +41,8 @@ export const namesNow = (contracts: readonly string[]) =>
             { c },
           ),
         ),
-      { concurrency: "unbounded" },
+      // (one contract, as in a list of one token's transfers: no fiber of its own to start)
+      { concurrency: distinct.length > 1 ? "unbounded" : 1 },
     );
     return new Map(found.flatMap((rows) => rows.map((r) => [r.address, r] as const)));
   });
