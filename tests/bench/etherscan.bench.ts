@@ -12,7 +12,7 @@ import { type Figure, median } from "./table.ts";
  * The Etherscan-style API (`/api?module=…&action=…`) on a store of BENCH_ES_TXS transactions
  * (default 100,000, built from a synthetic log), or on a kept one (BENCH_API_DIR, as the api
  * bench): p50/p99 of txlist, tokentx and getLogs for the store's busiest and quietest account
- * (or token), each request a different page (the first page: the same URL), at 1, 10 and 50
+ * (or token), each request a different page (the first pages, and a deep one: the same URL), at 1, 10 and 50
  * clients, each run beside a run of a bare Koa endpoint just before it, and at 50 clients one
  * after it of the bare endpoint spending as much of its thread a request as the API's did an
  * answer (served.ts spendingBare). Goal: p99 ≤ 50 ms at 50 clients, as the clients waited it
@@ -102,7 +102,17 @@ export const run = async (): Promise<Figure[]> => {
       pages(`module=account&action=txlist&address=${accounts.quiet.a}`, accounts.quiet.n),
     ],
     [
-      `tokentx, busiest holder (${holders.busy.n} transfers), a different page each time`,
+      `tokentx, busiest holder (${holders.busy.n} transfers), first page (the same URL: kept)`,
+      [`${api}?module=account&action=tokentx&address=${holders.busy.a}&page=1&offset=100`],
+    ],
+    [
+      `getLogs of the token over blocks 1-10,000 (${logsOf} logs), first page (the same URL: kept)`,
+      [
+        `${api}?module=logs&action=getLogs&address=${token}&fromBlock=1&toBlock=10000&page=1&offset=100`,
+      ],
+    ],
+    [
+      `tokentx, busiest holder, a different page each time`,
       pages(`module=account&action=tokentx&address=${holders.busy.a}`, holders.busy.n),
     ],
     [
@@ -110,7 +120,7 @@ export const run = async (): Promise<Figure[]> => {
       pages(`module=account&action=tokentx&address=${holders.quiet.a}`, holders.quiet.n),
     ],
     [
-      `getLogs of the token over blocks 1-10,000 (${logsOf} logs), a different page each time`,
+      "getLogs of the token over blocks 1-10,000, a different page each time",
       pages(`module=logs&action=getLogs&address=${token}&fromBlock=1&toBlock=10000`, logsOf),
     ],
   ];
