@@ -1,3 +1,5 @@
+import { percentile } from "../bench/table.ts";
+
 /**
  * The latency figures of a closed-loop load run: `samples`, each request's latency as its client
  * waited it (ms), over `durationMs` with `clients` connections each asking one request at a time.
@@ -15,9 +17,7 @@ export interface LatencyFigures {
   readonly p99Corrected: number;
 }
 
-/** The `p`th percentile of ascending `sorted` (nearest rank); 0 for none. */
-export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export { percentile };
 
 /** The samples wrk's correction adds for one sample `v` at pace `every` (ms). */
 const corrections = (v: number, every: number): number[] => {
@@ -32,15 +32,11 @@ export const latencyFigures = (
   durationMs: number,
   clients: number,
 ): LatencyFigures => {
-  const sorted = [...samples].sort((a, b) => a - b);
   const perClient = samples.length / clients;
   const every = perClient >= 1 ? durationMs / Math.floor(perClient) : Number.POSITIVE_INFINITY;
-  const corrected = [...sorted, ...sorted.flatMap((v) => corrections(v, every))].sort(
-    (a, b) => a - b,
-  );
   return {
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    p99Corrected: percentile(corrected, 99),
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    p99Corrected: percentile([...samples, ...samples.flatMap((v) => corrections(v, every))], 99),
   };
 };
