@@ -9,16 +9,14 @@ import type { StoreFailure } from "../http/errors.ts";
  * and the counters add up the same rows).
  */
 export const perHeightReader = (db: DbShape) => {
-  const kept = new Map<
-    string,
-    {
-      db: string;
-      height: number;
-      exit: Promise<Exit.Exit<unknown, StoreFailure>>;
-      /** The exit once settled: answered without waiting on a promise. */
-      done?: Exit.Exit<unknown, StoreFailure>;
-    }
-  >();
+  interface Kept {
+    readonly db: string;
+    readonly height: number;
+    readonly exit: Promise<Exit.Exit<unknown, StoreFailure>>;
+    /** The exit once settled: answered without waiting on a promise. */
+    done?: Exit.Exit<unknown, StoreFailure>;
+  }
+  const kept = new Map<string, Kept>();
   const answer = <A>(e: Exit.Exit<unknown, StoreFailure>): Effect.Effect<A, StoreFailure> =>
     Exit.isSuccess(e) ? Effect.succeed(e.value as A) : Effect.failCause(e.cause);
   return <A>(name: string, read: Effect.Effect<A, StoreFailure>): Effect.Effect<A, StoreFailure> =>
@@ -26,11 +24,11 @@ export const perHeightReader = (db: DbShape) => {
       let k = kept.get(name);
       if (k?.db !== st.db || k.height !== st.height) {
         const exit = Effect.runPromiseExit(read);
-        const made: NonNullable<typeof k> = { db: st.db, height: st.height, exit };
+        const made: Kept = { db: st.db, height: st.height, exit };
         kept.set(name, made);
         void exit.then((e) => {
           made.done = e;
-          if (!Exit.isSuccess(e) && kept.get(name)?.exit === exit) kept.delete(name);
+          if (!Exit.isSuccess(e) && kept.get(name) === made) kept.delete(name);
         });
         k = made;
       }
