@@ -12,7 +12,7 @@ import type { Exchange } from "./endpoint.ts";
 const stepOf = (envelope: unknown): Step => {
   const e = envelope as { docs: readonly unknown[]; hasNext: boolean };
   return {
-    docs: e.docs.map((d) => (d instanceof JsonText ? JSON.parse(d.text) : d)),
+    docs: e.docs.map((d) => (d instanceof JsonText ? d.toJSON() : d)),
     hasNext: e.hasNext,
   };
 };

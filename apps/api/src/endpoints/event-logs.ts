@@ -4,7 +4,7 @@ import { inLookup } from "../http/lookup-page.ts";
 import { Where } from "../http/where.ts";
 import { isoTime } from "../records/address.ts";
 import { decodeLog, verifiedInterfaces, withDecoded } from "../records/decode.ts";
-import { keptPage } from "../records/kept-lists.ts";
+import { keptRows } from "../records/kept-lists.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
 import { query } from "./param.ts";
@@ -76,7 +76,7 @@ export const eventLogs = list(
       // One key of a list kept beside the store: the page from the records kept, if they hold it.
       const kept =
         cut && keys[0]!.length === 1
-          ? yield* keptPage("logs", keys[0]![0]!, {
+          ? yield* keptRows("logs", keys[0]![0]!, {
               from: 0,
               upTo: st.height,
               desc: sort.desc,

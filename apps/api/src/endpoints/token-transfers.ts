@@ -4,7 +4,7 @@ import { inLookup } from "../http/lookup-page.ts";
 import { TOKEN_TYPES } from "../http/spec.ts";
 import { Where } from "../http/where.ts";
 import { transferRecord } from "../records/evm.ts";
-import { keptPage, namesNow } from "../records/kept-lists.ts";
+import { keptRows, namesNow } from "../records/kept-lists.ts";
 import { tokenNames } from "../records/token-names.ts";
 import { SORTS } from "../routes/sorts.ts";
 import { list } from "./endpoint.ts";
@@ -107,7 +107,7 @@ const keptTransfers = (keys: readonly string[], upTo: number, desc: boolean, p: 
   Effect.gen(function* () {
     if (keys.length !== 1) return undefined;
     const q = { from: 0, upTo, desc, skip: p.offset, take: p.limit + 1 };
-    const rows = yield* keptPage("transfers", keys[0]!, q);
+    const rows = yield* keptRows("transfers", keys[0]!, q);
     if (!rows) return undefined;
     const names = yield* namesNow(rows.map((r) => String(r.contract)));
     return rows.map((r) => {

@@ -10,7 +10,7 @@ describe("answers that are JSON text already", () => {
 
   it("are written as JSON.stringify would write the parsed value, at the top or as a value of it", () => {
     const same = (answer: unknown, parsed: unknown) =>
-      expect(jsonOf(answer)).toBe(JSON.stringify(parsed));
+      expect(jsonOf(answer).toString()).toBe(JSON.stringify(parsed));
     same(text, value);
     same([text, text], [value, value]);
     same(
@@ -22,6 +22,13 @@ describe("answers that are JSON text already", () => {
       { kind: "transaction", record: value },
     );
     same({ docs: [], hasNext: false }, { docs: [], hasNext: false });
+    // JSON as its UTF-8 bytes (json-bytes.ts), as an Etherscan answer's result
+    const bytes = new JsonText(Buffer.from(JSON.stringify([value, "ünï ✓"])));
+    same(
+      { status: "1", message: "OK", result: bytes },
+      { status: "1", message: "OK", result: [value, "ünï ✓"] },
+    );
+    expect(bytes.toJSON()).toEqual([value, "ünï ✓"]);
     same(value, value);
     same("plain", "plain");
     // deeper than jsonOf looks: JSON.stringify still writes the value, not the wrapper

@@ -48,7 +48,7 @@ export const runHandler = (
     const work = sharedWork(() => answers.forget(key, answer));
     const answer = answers.made(key, route, async () => {
       const x = await runtime.runPromiseExit(handle, { signal: work.signal });
-      return Exit.isSuccess(x) ? Buffer.from(jsonOf(x.value)) : x;
+      return Exit.isSuccess(x) ? jsonOf(x.value) : x;
     });
     shared.set(answer, work);
     return answer;
@@ -102,7 +102,7 @@ export const runHandler = (
       }
       const exit = failed ?? (await runtime.runPromiseExit(handle, { signal: gone }));
       if (Exit.isSuccess(exit)) {
-        if (holdsJsonText(exit.value)) await reply(ctx, Buffer.from(jsonOf(exit.value)));
+        if (holdsJsonText(exit.value)) await reply(ctx, jsonOf(exit.value));
         else ctx.body = exit.value;
         return;
       }

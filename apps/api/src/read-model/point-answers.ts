@@ -60,7 +60,7 @@ export const pointAnswers = (
         const row = cache.block(st.db, Number(height));
         const proposers = row && proposersNow(st);
         if (!row || !proposers) return undefined;
-        const json = Buffer.from(jsonOf(blockText(row, proposers)));
+        const json = jsonOf(blockText(row, proposers));
         return {
           route: "/api/1.0/blocks/:height",
           length: json.length,

@@ -2,8 +2,8 @@ import { Context, type Effect } from "effect";
 import type { StoreState } from "../db.ts";
 import type { NotFound, StoreFailure } from "../http/errors.ts";
 import type { StoredBlock } from "../records/block.ts";
-import type { ListPage } from "../records/list-cut.ts";
-import type { Family, Row } from "../records/list-families.ts";
+import type { KeptPage, ListPage } from "../records/list-cut.ts";
+import type { Family } from "../records/list-families.ts";
 import type { AnswerCache } from "./answers.ts";
 import type { Proposers } from "./proposers.ts";
 
@@ -39,7 +39,7 @@ export interface ReadModelShape {
     family: Family,
     key: string,
     q: ListPage,
-  ) => Effect.Effect<Row[] | undefined, StoreFailure>;
+  ) => Effect.Effect<KeptPage | undefined, StoreFailure>;
   /** Consensus address → operator and description, as of the projected height (read-model/proposers.ts). */
   readonly proposers: Effect.Effect<Proposers, StoreFailure>;
   /** `proposers`' map if it is already the one for `st` (no effect: for the hot path), else undefined. */

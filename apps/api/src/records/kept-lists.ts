@@ -14,6 +14,10 @@ export const keptPage = (family: Family, key: string, q: ListPage) =>
     return yield* (yield* ReadModel).listPage(family, key, q);
   });
 
+/** keptPage's rows, decoded. */
+export const keptRows = (family: Family, key: string, q: ListPage) =>
+  Effect.map(keptPage(family, key, q), (page) => page?.rows());
+
 export interface TokenNames {
   readonly address: string;
   readonly name: string;

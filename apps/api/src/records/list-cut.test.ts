@@ -83,12 +83,12 @@ describe("lists kept in the record cache", () => {
               skip,
               take,
             });
-            expect(page).toEqual(ordered.slice(skip, skip + take));
+            expect(page?.rows()).toEqual(ordered.slice(skip, skip + take));
           }
     }
     // a key never listed: no rows; a kind the family does not list: not answered
     const q = { from: 0, upTo: top, desc: false, skip: 0, take: 10 };
-    expect(cache.listPage("explorer_1", "evm", `a:0x${"d".repeat(40)}`, q)).toEqual([]);
+    expect(cache.listPage("explorer_1", "evm", `a:0x${"d".repeat(40)}`, q)?.rows()).toEqual([]);
     expect(cache.listPage("explorer_1", "evm", `x:${A}`, q)).toBeUndefined();
     // above the height filled, or another set: not answered
     expect(cache.listPage("explorer_1", "evm", `a:${A}`, { ...q, upTo: top + 1 })).toBeUndefined();
@@ -113,7 +113,7 @@ describe("lists kept in the record cache", () => {
       ts: "1795928400",
     };
     const packed = packRow(f, row);
-    expect(unpackRow(f, packed, (h) => (h === 12 ? row.block_hash : "?") as string)).toEqual(row);
+    expect(unpackRow(f, packed, row.block_hash as string)).toEqual(row);
     expect(packed.length).toBeLessThan(JSON.stringify(row).length / 2);
   });
 });

@@ -43,27 +43,24 @@ const isHash = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-f
 
 /**
  * A row's values in the family's order, hex as bytes, msgpack-encoded (rows hold no bytes). The
- * block's hash is kept once per height (ListCut's `blockHashes`): in the row, `true` stands for it.
+ * block's hash is kept once per height (ListCut's `blockHashes`): in the row, `true` stands for
+ * it; `inline`: kept in the row (a row read from the store, packed to be written as kept ones are).
  */
-export const packRow = (f: FamilyDef, row: Row) =>
-  packr.pack(namesOf(f).map((n) => (n === f.blockHash && isHash(row[n]) ? true : toBytes(row[n]))));
-/**
- * A row as packRow kept it; `blockHash`: the hash of the block at a height. `b` may be a buffer
- * LMDB reuses at its next read (getBinaryFast): every value is text before blockHash reads.
- */
-export const unpackRow = (f: FamilyDef, b: Buffer, blockHash: (height: number) => string): Row => {
+export const packRow = (f: FamilyDef, row: Row, inline = false) =>
+  packr.pack(
+    namesOf(f).map((n) =>
+      !inline && n === f.blockHash && isHash(row[n]) ? true : toBytes(row[n]),
+    ),
+  );
+/** A row as packRow kept it, with its block's hash (0x hex) where `true` stands for it. */
+export const unpackRow = (f: FamilyDef, b: Buffer, blockHash: string): Row => {
   const values = packr.unpack(b) as unknown[];
   const names = namesOf(f);
   const row: Row = {};
-  let hashOf: string | undefined;
   for (let i = 0; i < names.length; i++) {
     const v = values[i];
-    if (v === true && names[i] === f.blockHash) {
-      hashOf = names[i];
-      row[names[i]!] = ""; // (in its place among the keys)
-    } else row[names[i]!] = toText(v);
+    row[names[i]!] = v === true && names[i] === f.blockHash ? blockHash : toText(v);
   }
-  if (hashOf !== undefined) row[hashOf] = blockHash(Number(row.block_number));
   return row;
 };
 
@@ -179,11 +176,11 @@ export class ListCut {
    * A page of `key`'s list of `family` (no rows for a key never listed); undefined for a key of
    * a kind the family does not list.
    */
-  page(family: Family, key: string, q: ListPage): Row[] | undefined {
+  page(family: Family, key: string, q: ListPage): KeptPage | undefined {
     const f = FAMILIES[family];
     if (!f.listed.test(key)) return undefined;
     const e = entry(this.keys.get(f.code + key));
-    if (!e || q.take <= 0) return [];
+    if (!e || q.take <= 0) return EMPTY;
     const width = positionWidth(f);
     let memo: { n: number; chunk: Buffer } | undefined;
     const at = (rank: number) => {
@@ -209,21 +206,44 @@ export class ListCut {
     const [start, end] = q.desc
       ? [Math.max(low, high - q.skip - q.take), high - q.skip]
       : [low + q.skip, Math.min(high, low + q.skip + q.take)];
-    const hashes = new Map<number, string>();
-    const blockHash = (h: number) => {
-      let hash = hashes.get(h);
-      if (hash === undefined) {
-        hash = `0x${this.blockHashes.get(h)?.toString("hex") ?? ""}`;
-        hashes.set(h, hash);
+    const size = Math.max(0, end - start);
+    let hashed = -1;
+    let hash: Buffer | undefined;
+    const rows = this.rows[family];
+    const each = (visit: (packed: Buffer, blockHash: Buffer | undefined) => void) => {
+      for (let i = 0; i < size; i++) {
+        const pos = at(q.desc ? end - 1 - i : start + i);
+        // the block's hash read first: a read may reuse the buffer of the row's value
+        const h = heightAt(pos);
+        if (h !== hashed) [hashed, hash] = [h, this.blockHashes.get(h)];
+        // (the value LMDB gives without a copy, read before the next read: ~10% of a page)
+        const b = rows.getBinaryFast(pos);
+        if (b) visit(b, hash);
       }
-      return hash;
     };
-    const out: Row[] = [];
-    for (let i = 0; i < end - start; i++) {
-      // (the value LMDB gives without a copy, decoded before the next read: ~10% of a page)
-      const b = this.rows[family].getBinaryFast(at(q.desc ? end - 1 - i : start + i));
-      if (b) out.push(unpackRow(f, b, blockHash));
-    }
-    return out;
+    return {
+      size,
+      each,
+      rows: () => {
+        const out: Row[] = [];
+        each((b, hash) => out.push(unpackRow(f, b, `0x${hash?.toString("hex") ?? ""}`)));
+        return out;
+      },
+    };
   }
 }
+
+/** A page of a list as kept: its rows read when asked, in page order. */
+export interface KeptPage {
+  /** How many rows the page holds. */
+  readonly size: number;
+  /**
+   * Each row as packRow kept it, with the hash of its EVM block (`true` in the row stands for
+   * it); a row's bytes are LMDB's own, valid during the call only.
+   */
+  readonly each: (visit: (packed: Buffer, blockHash: Buffer | undefined) => void) => void;
+  /** The rows decoded. */
+  readonly rows: () => Row[];
+}
+
+const EMPTY: KeptPage = { size: 0, each: () => {}, rows: () => [] };

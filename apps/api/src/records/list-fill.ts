@@ -18,31 +18,32 @@ export const listRows = async (
     Effect.runPromise(db.query<Row>(rowsSql(set, FAMILIES[f]), { a: from, b: to }));
   const [evm, transfers, logs] = await Promise.all([read("evm"), read("transfers"), read("logs")]);
   const byHash = new Map(evm.map((t) => [`${t.block_number}|${t.hash}`, t]));
-  for (const r of transfers) {
-    const t = byHash.get(`${r.block_number}|${r.tx_hash}`);
-    for (const c of TX_FIELDS)
-      r[`tx_${c}`] = t === undefined ? null : c === "input" ? String(t.input).slice(0, 10) : t[c];
-  }
-  for (const r of logs) {
-    const t = byHash.get(`${r.block_number}|${r.tx_hash}`);
-    r.tx_gas_price = t?.gas_price ?? null;
-    r.tx_gas_used = t?.gas_used ?? null;
-  }
-  return { evm, transfers, logs };
+  const txOf = (r: Row) => byHash.get(`${r.block_number}|${r.tx_hash}`);
+  return {
+    evm,
+    transfers: withTxFields("transfers", transfers, txOf),
+    logs: withTxFields("logs", logs, txOf),
+  };
 };
 
 /**
- * The EVM transactions of kept transfers or logs (their `tx_<field>`s, list-families.ts) by
- * hash, as the store's evm_txs gives them to the same answers; none for a row without.
+ * Gives transfers or logs the fields of their EVM transaction (`txOf`) that Etherscan's answers
+ * show, as the family keeps them (`tx_<field>`, list-families.ts; null without one).
  */
-export const keptTxs = (rows: readonly Row[]) => {
-  const out = new Map<string, Row>();
+export const withTxFields = <R extends Row>(
+  family: "transfers" | "logs",
+  rows: R[],
+  txOf: (row: R) => Row | undefined,
+): R[] => {
   for (const r of rows) {
-    if (r.tx_gas_used === null || r.tx_gas_used === undefined) continue;
-    const t: Row = { hash: r.tx_hash };
-    for (const [c, kept] of KEPT) if (kept in r) t[c] = r[kept];
-    out.set(String(r.tx_hash), t);
+    const t = txOf(r);
+    if (family === "logs") {
+      (r as Row).tx_gas_price = t?.gas_price ?? null;
+      (r as Row).tx_gas_used = t?.gas_used ?? null;
+    } else
+      for (const c of TX_FIELDS)
+        (r as Row)[`tx_${c}`] =
+          t === undefined ? null : c === "input" ? String(t.input).slice(0, 10) : t[c];
   }
-  return out;
+  return rows;
 };
-const KEPT = TX_FIELDS.map((c) => [c, `tx_${c}`] as const);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Database, open, type RootDatabase } from "lmdb";
 import type { StoredBlock } from "./block.ts";
-import { ListCut, type ListPage } from "./list-cut.ts";
+import { type KeptPage, ListCut, type ListPage } from "./list-cut.ts";
 import type { Family, Row } from "./list-families.ts";
 
 /** A block range's records as read from the store, to be kept (see RecordCache.put). */
@@ -162,7 +162,7 @@ export class RecordCache {
    * A page of a list (list-cut.ts) if the records are kept up to its last height, `q.upTo`, which
    * the caller bounds by its projected height; else undefined (the store cuts it).
    */
-  listPage(set: string, family: Family, key: string, q: ListPage): Row[] | undefined {
+  listPage(set: string, family: Family, key: string, q: ListPage): KeptPage | undefined {
     const f = this.file;
     if (f?.set !== set || q.upTo > this.filled(set)) return undefined;
     return f.lists.page(family, key, q);

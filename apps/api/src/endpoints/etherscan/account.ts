@@ -4,9 +4,10 @@ import type { ActionRequest, Actions } from "./action.ts";
 import { account, address, addresses, readArgs, text, uint } from "./args.ts";
 import { cosmosTxActions } from "./cosmos-txs.ts";
 import { NotOk, none, ok } from "./envelope.ts";
-import { type EvmTx, evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
+import { evmTxPage, functionNames, txlistRecord } from "./evm-txs.ts";
 import { internalTxActions } from "./internal-txs.ts";
 import { rpc, rpcBatch } from "./node.ts";
+import { okRecords, sizeOf, textsOf } from "./packed-records.ts";
 import { keptListPage, paging } from "./paging.ts";
 import { tokenBalanceActions } from "./token-balances.ts";
 import { tokenTransferActions } from "./token-transfers.ts";
@@ -68,11 +69,13 @@ const txlist = ({ form, db, prefix }: ActionRequest) =>
     const a = yield* address(f.address, prefix);
     const st = yield* db.state;
     const p = yield* paging(form, st.height);
-    const kept = yield* keptPage("evm", `a:${a}`, keptListPage(p));
-    const rows = (kept as EvmTx[] | undefined) ?? (yield* evmTxPage(db, a, p)).slice(0, p.take);
-    if (rows.length === 0) return none();
-    const name = yield* functionNames(rows);
-    return ok(rows.map((t) => txlistRecord(t, st.height, name(t))));
+    const rows =
+      (yield* keptPage("evm", `a:${a}`, keptListPage(p))) ??
+      (yield* evmTxPage(db, a, p)).slice(0, p.take);
+    if (sizeOf(rows) === 0) return none();
+    const names =
+      st.verified === 0 ? undefined : yield* functionNames(textsOf("evm", rows, "to_address"));
+    return okRecords("evm", rows, txlistRecord(st.height, names));
   });
 
 /**

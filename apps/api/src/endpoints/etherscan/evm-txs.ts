@@ -5,6 +5,15 @@ import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { verifiedInterfaces } from "../../records/decode.ts";
+import { NUM } from "../../records/packed-row.ts";
+import {
+  blockHashAt,
+  keysOf,
+  methodIdAt,
+  numberAt,
+  placesOf,
+  type WriteRecord,
+} from "./packed-records.ts";
 import { lookupPage, type Paging } from "./paging.ts";
 
 /**
@@ -59,16 +68,21 @@ export const evmTxsByHash = (db: DbShape, at: readonly { height: number; hash: s
     return new Map(rows.map((r) => [r.hash, r]));
   });
 
-/** Etherscan's functionName of each transaction: `name(type arg, …)` from a verified ABI, else "". */
-export const functionNames = (txs: readonly EvmTx[]) =>
+/**
+ * Etherscan's functionName of a call to one of `to` (recipients): `name(type arg, …)` from a
+ * verified ABI, by recipient and selector (the call data's first 4 bytes, 0x hex); undefined when
+ * none of them is verified (every name "").
+ */
+export const functionNames = (to: readonly string[]) =>
   Effect.gen(function* () {
-    const ifaces = yield* verifiedInterfaces(txs.map((t) => t.to_address).filter((a) => a !== ""));
-    return (t: EvmTx) => {
-      const iface = ifaces.get(t.to_address);
-      if (!iface || t.input.length < 10) return "";
+    const ifaces = yield* verifiedInterfaces(to.filter((a) => a !== ""));
+    if (ifaces.size === 0) return undefined;
+    return (to: string, selector: string) => {
+      const iface = ifaces.get(to);
+      if (!iface || selector.length < 10) return "";
       let f: FunctionFragment | null = null;
       try {
-        f = iface.getFunction(t.input.slice(0, 10));
+        f = iface.getFunction(selector);
       } catch {
         return "";
       }
@@ -83,29 +97,61 @@ export const methodId = (input: string) => (input.length >= 10 ? input.slice(0, 
 export const confirmations = (height: string | number, head: number) =>
   String(Math.max(0, head - Number(height) + 1));
 
-/** One of txlist's records: exactly Etherscan's fields, every number decimal text. */
-export const txlistRecord = (t: EvmTx, head: number, functionName: string) => {
-  const ok = Number(t.status) === 1;
-  return {
-    blockNumber: String(t.block_number),
-    timeStamp: t.ts,
-    hash: t.hash,
-    nonce: t.nonce,
-    blockHash: t.block_hash,
-    transactionIndex: String(t.tx_index),
-    from: t.from_address,
-    to: t.to_address,
-    value: t.value,
-    gas: t.gas,
-    gasPrice: t.gas_price,
-    isError: ok ? "0" : "1",
-    txreceipt_status: ok ? "1" : "0",
-    input: t.input,
-    contractAddress: t.contract_address,
-    cumulativeGasUsed: t.cumulative_gas_used,
-    gasUsed: t.gas_used,
-    confirmations: confirmations(t.block_number, head),
-    methodId: methodId(t.input),
-    functionName,
+const E = placesOf("evm");
+const K = keysOf([
+  "blockNumber",
+  "timeStamp",
+  "hash",
+  "nonce",
+  "blockHash",
+  "transactionIndex",
+  "from",
+  "to",
+  "value",
+  "gas",
+  "gasPrice",
+  "isError",
+  "txreceipt_status",
+  "input",
+  "contractAddress",
+  "cumulativeGasUsed",
+  "gasUsed",
+  "confirmations",
+  "methodId",
+  "functionName",
+]);
+
+/**
+ * txlist's records: exactly Etherscan's fields, every number decimal text, the chain at `head`;
+ * `names`: functionName by recipient and selector (functionNames; undefined: every one "").
+ */
+export const txlistRecord =
+  (head: number, names: ((to: string, selector: string) => string) | undefined): WriteRecord =>
+  (w, r, hash) => {
+    const ok = r.kind[E.status!] === NUM && r.num[E.status!] === 1;
+    w.raw(K.blockNumber).text(r, E.block_number!);
+    w.raw(K.timeStamp).text(r, E.ts!);
+    w.raw(K.hash).text(r, E.hash!);
+    w.raw(K.nonce).text(r, E.nonce!);
+    w.raw(K.blockHash);
+    blockHashAt(w, r, E.block_hash!, hash);
+    w.raw(K.transactionIndex).text(r, E.tx_index!);
+    w.raw(K.from).text(r, E.from_address!);
+    w.raw(K.to).text(r, E.to_address!);
+    w.raw(K.value).text(r, E.value!);
+    w.raw(K.gas).text(r, E.gas!);
+    w.raw(K.gasPrice).text(r, E.gas_price!);
+    w.raw(K.isError).ascii(ok ? "0" : "1");
+    w.raw(K.txreceipt_status).ascii(ok ? "1" : "0");
+    w.raw(K.input).text(r, E.input!);
+    w.raw(K.contractAddress).text(r, E.contract_address!);
+    w.raw(K.cumulativeGasUsed).text(r, E.cumulative_gas_used!);
+    w.raw(K.gasUsed).text(r, E.gas_used!);
+    w.raw(K.confirmations).ascii(confirmations(numberAt(r, E.block_number!), head));
+    w.raw(K.methodId);
+    methodIdAt(w, r, E.input!);
+    w.raw(K.functionName);
+    if (names) w.value(names(r.text(E.to_address!), methodId(r.text(E.input!))));
+    else w.ascii("");
+    w.char(0x7d);
   };
-};

@@ -1,12 +1,24 @@
 import { Effect } from "effect";
+import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { keptPage } from "../../records/kept-lists.ts";
-import { keptTxs } from "../../records/list-fill.ts";
+import type { Row } from "../../records/list-families.ts";
+import { withTxFields } from "../../records/list-fill.ts";
+import { PackedRow } from "../../records/packed-row.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
-import { NotOk, none, ok } from "./envelope.ts";
-import { type EvmTx, evmTxsByHash } from "./evm-txs.ts";
+import { NotOk, none } from "./envelope.ts";
+import { evmTxsByHash } from "./evm-txs.ts";
+import {
+  blockHashAt,
+  hexNumberAt,
+  keysOf,
+  okRecords,
+  placesOf,
+  sizeOf,
+  type WriteRecord,
+} from "./packed-records.ts";
 import { keptListPage, lookupPage, paging } from "./paging.ts";
 
 const PAIRS = [
@@ -55,20 +67,6 @@ export const topicFilter = (form: Form) =>
     const indexed = clauses.find((c) => c[0] === 0 && c.length === 1) ? topics[0] : undefined;
     return { count: clauses.length, where, indexed };
   });
-
-const hex = (n: number | bigint | string) => `0x${BigInt(n).toString(16)}`;
-
-interface LogRow {
-  block_number: string | number;
-  log_index: number;
-  tx_index: number;
-  block_hash: string;
-  tx_hash: string;
-  contract: string;
-  topics: string[];
-  data: string;
-  ts: string;
-}
 
 const COLUMNS = `block_number, log_index, tx_index,
   block_hash, tx_hash, contract, topics, data, toString(toUnixTimestamp(time)) AS ts`;
@@ -131,38 +129,72 @@ const getLogs = ({ form, db, prefix }: ActionRequest) =>
       if (f.address !== undefined) w.eq("contract", "String", key!.slice(2));
     }
     // One key: the page from the records kept, if they hold it.
-    const kept = cut ? yield* keptPage("logs", key!, keptListPage(p)) : undefined;
     const logs =
-      (kept as LogRow[] | undefined) ??
-      (yield* db.query<LogRow>(
+      (cut ? yield* keptPage("logs", key!, keptListPage(p)) : undefined) ??
+      (yield* storeLogs(
+        db,
         cut ? CUT_SQL(w.sql, p.desc) : SQL(w.sql, p.desc, p.take, p.skip),
         w.params,
       ));
-    if (logs.length === 0) return none("No records found");
-    const txs =
-      (kept && (keptTxs(kept) as Map<string, EvmTx>)) ??
-      (yield* evmTxsByHash(
-        db,
-        logs.map((l) => ({ height: Number(l.block_number), hash: l.tx_hash })),
-      ));
-    return ok(
-      logs.map((l) => {
-        const tx = txs.get(l.tx_hash);
-        return {
-          address: l.contract,
-          topics: l.topics,
-          data: l.data,
-          blockNumber: hex(l.block_number),
-          blockHash: l.block_hash,
-          timeStamp: hex(l.ts),
-          gasPrice: hex(tx?.gas_price ?? 0),
-          gasUsed: hex(tx?.gas_used ?? 0),
-          logIndex: hex(l.log_index),
-          transactionHash: l.tx_hash,
-          transactionIndex: hex(l.tx_index),
-        };
-      }),
-    );
+    if (sizeOf(logs) === 0) return none("No records found");
+    return okRecords("logs", logs, logRecord);
   });
+
+/** A page's logs read from the store, with their EVM transactions' gas price and gas used. */
+const storeLogs = (db: DbShape, sql: string, params: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const rows = yield* db.query<Row>(sql, params);
+    const txs = yield* evmTxsByHash(
+      db,
+      rows.map((r) => ({ height: Number(r.block_number), hash: String(r.tx_hash) })),
+    );
+    return withTxFields("logs", rows, (r) => txs.get(String(r.tx_hash)));
+  });
+
+const L = placesOf("logs");
+const K = keysOf([
+  "address",
+  "topics",
+  "data",
+  "blockNumber",
+  "blockHash",
+  "timeStamp",
+  "gasPrice",
+  "gasUsed",
+  "logIndex",
+  "transactionHash",
+  "transactionIndex",
+]);
+const topic = new PackedRow(1);
+
+/** getLogs' records: Etherscan's fields, numbers in hex (as Etherscan gives them here). */
+export const logRecord: WriteRecord = (w, r, hash) => {
+  w.raw(K.address).text(r, L.contract!);
+  w.raw(K.topics).char(0x5b);
+  let sep = false;
+  r.items(L.topics!, topic, (t) => {
+    if (sep) w.char(0x2c);
+    sep = true;
+    w.text(t, 0);
+  });
+  w.char(0x5d);
+  w.raw(K.data).text(r, L.data!);
+  w.raw(K.blockNumber);
+  hexNumberAt(w, r, L.block_number!);
+  w.raw(K.blockHash);
+  blockHashAt(w, r, L.block_hash!, hash);
+  w.raw(K.timeStamp);
+  hexNumberAt(w, r, L.ts!);
+  w.raw(K.gasPrice);
+  hexNumberAt(w, r, L.tx_gas_price!);
+  w.raw(K.gasUsed);
+  hexNumberAt(w, r, L.tx_gas_used!);
+  w.raw(K.logIndex);
+  hexNumberAt(w, r, L.log_index!);
+  w.raw(K.transactionHash).text(r, L.tx_hash!);
+  w.raw(K.transactionIndex);
+  hexNumberAt(w, r, L.tx_index!);
+  w.char(0x7d);
+};
 
 export const LOGS: Actions = { getLogs, getlogs: getLogs };

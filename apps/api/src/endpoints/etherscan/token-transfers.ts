@@ -1,24 +1,26 @@
 import { Effect } from "effect";
+import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
-import { keptPage, namesNow } from "../../records/kept-lists.ts";
-import { keptTxs } from "../../records/list-fill.ts";
+import { keptPage, namesNow, type TokenNames } from "../../records/kept-lists.ts";
+import type { Row } from "../../records/list-families.ts";
+import { withTxFields } from "../../records/list-fill.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
-import { NotOk, none, ok } from "./envelope.ts";
-import { confirmations, type EvmTx, evmTxsByHash, methodId } from "./evm-txs.ts";
+import { NotOk, none } from "./envelope.ts";
+import { confirmations, evmTxsByHash } from "./evm-txs.ts";
+import {
+  blockHashAt,
+  keysOf,
+  methodIdAt,
+  numberAt,
+  okRecords,
+  placesOf,
+  sizeOf,
+  textsOf,
+  type WriteRecord,
+} from "./packed-records.ts";
 import { keptListPage, lookupPage, paging } from "./paging.ts";
-
-interface TransferRow {
-  block_number: string | number;
-  ts: string;
-  tx_hash: string;
-  contract: string;
-  from_address: string;
-  to_address: string;
-  value: string;
-  token_id: string;
-}
 
 const COLUMNS = `block_number, toString(toUnixTimestamp(time)) AS ts, tx_hash, contract,
   from_address, to_address, toString(value) AS value, token_id`;
@@ -50,7 +52,7 @@ const JOINED_SQL = (where: string, desc: boolean, take: number, skip: number) =>
  * A token transfer list (tokentx, tokennfttx, token1155tx): transfers of the standard `type` to
  * or from `address` and/or of `contractaddress`, the transaction's fields from the store.
  */
-const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionRequest) =>
+const transfers = (type: TokenType) => (req: ActionRequest) =>
   Effect.gen(function* () {
     const { form, db, prefix } = req;
     const f = yield* readArgs({ address: text, contractaddress: text }, form);
@@ -81,53 +83,115 @@ const transfers = (type: "CFC-20" | "CFC-721" | "ERC-1155") => (req: ActionReque
     const sql = both ? JOINED_SQL(w.sql, p.desc, p.take, p.skip) : CUT_SQL(w.sql, p.desc);
     // One key: the page from the records kept, if they hold it.
     const key = holder !== undefined ? `${type}:a:${holder}` : `${type}:c:${token}`;
-    const kept = both ? undefined : yield* keptPage("transfers", key, keptListPage(p));
     const rows =
-      (kept as TransferRow[] | undefined) ?? (yield* db.query<TransferRow>(sql, w.params));
-    if (rows.length === 0) return none();
-    const names = yield* namesNow(rows.map((r) => r.contract));
-    const txs =
-      (kept && (keptTxs(kept) as Map<string, EvmTx>)) ??
-      (yield* evmTxsByHash(
-        db,
-        rows.map((r) => ({ height: Number(r.block_number), hash: r.tx_hash })),
-      ));
-    return ok(
-      rows.map((r) => {
-        const t = txs.get(r.tx_hash);
-        const n = names.get(r.contract);
-        const amount =
-          type === "CFC-20"
-            ? { value: r.value }
-            : type === "CFC-721"
-              ? { tokenID: r.token_id }
-              : { tokenID: r.token_id, tokenValue: r.value };
-        return {
-          blockNumber: String(r.block_number),
-          timeStamp: r.ts,
-          hash: r.tx_hash,
-          nonce: t?.nonce ?? "",
-          blockHash: t?.block_hash ?? "",
-          from: r.from_address,
-          contractAddress: r.contract,
-          to: r.to_address,
-          ...amount,
-          tokenName: n?.name ?? "",
-          tokenSymbol: n?.symbol ?? "",
-          ...(type === "ERC-1155" ? {} : { tokenDecimal: String(n?.decimals ?? 0) }),
-          transactionIndex: t ? String(t.tx_index) : "",
-          gas: t?.gas ?? "",
-          gasPrice: t?.gas_price ?? "",
-          gasUsed: t?.gas_used ?? "",
-          cumulativeGasUsed: t?.cumulative_gas_used ?? "",
-          input: "deprecated",
-          methodId: methodId(t?.input ?? ""),
-          functionName: "",
-          confirmations: confirmations(r.block_number, st.height),
-        };
-      }),
+      (both ? undefined : yield* keptPage("transfers", key, keptListPage(p))) ??
+      (yield* storeTransfers(db, sql, w.params));
+    if (sizeOf(rows) === 0) return none();
+    const names = yield* namesNow(
+      token !== undefined ? [token] : textsOf("transfers", rows, "contract"),
     );
+    return okRecords("transfers", rows, transferRecord(type, names, st.height));
   });
+
+/** A page's transfers read from the store, with the fields of their EVM transactions. */
+const storeTransfers = (db: DbShape, sql: string, params: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const rows = yield* db.query<Row>(sql, params);
+    const txs = yield* evmTxsByHash(
+      db,
+      rows.map((r) => ({ height: Number(r.block_number), hash: String(r.tx_hash) })),
+    );
+    return withTxFields("transfers", rows, (r) => txs.get(String(r.tx_hash)));
+  });
+
+const T = placesOf("transfers");
+const KEYS = [
+  "blockNumber",
+  "timeStamp",
+  "hash",
+  "nonce",
+  "blockHash",
+  "from",
+  "contractAddress",
+  "to",
+  "value",
+  "tokenID",
+  "tokenValue",
+  "tokenName",
+  "tokenSymbol",
+  "tokenDecimal",
+  "transactionIndex",
+  "gas",
+  "gasPrice",
+  "gasUsed",
+  "cumulativeGasUsed",
+  "input",
+  "methodId",
+  "functionName",
+  "confirmations",
+] as const;
+const K = keysOf(KEYS);
+const [INPUT, FUNCTION_NAME] = [
+  new TextEncoder().encode('"deprecated"'),
+  new TextEncoder().encode('""'),
+];
+
+/**
+ * A token's name, symbol and decimals as a transfer of `type` writes them (after its amount):
+ * `,"tokenName":…,"tokenSymbol":…` and, but for ERC-1155, `,"tokenDecimal":"…"`.
+ */
+const tokenFields = (type: TokenType, n: TokenNames | undefined) =>
+  new TextEncoder().encode(
+    `,"tokenName":${JSON.stringify(n?.name ?? "")},"tokenSymbol":${JSON.stringify(n?.symbol ?? "")}${
+      type === "ERC-1155" ? "" : `,"tokenDecimal":${JSON.stringify(String(n?.decimals ?? 0))}`
+    }`,
+  );
+
+type TokenType = "CFC-20" | "CFC-721" | "ERC-1155";
+
+/**
+ * The records of tokentx, tokennfttx and token1155tx: Etherscan's fields, the amount as the
+ * standard gives it, the token's names as last read (`names`), the chain at `head`.
+ */
+export const transferRecord = (
+  type: TokenType,
+  names: ReadonlyMap<string, TokenNames>,
+  head: number,
+): WriteRecord => {
+  const fields = new Map<string, Uint8Array>();
+  return (w, r, hash) => {
+    w.raw(K.blockNumber).text(r, T.block_number!);
+    w.raw(K.timeStamp).text(r, T.ts!);
+    w.raw(K.hash).text(r, T.tx_hash!);
+    w.raw(K.nonce).text(r, T.tx_nonce!);
+    w.raw(K.blockHash);
+    blockHashAt(w, r, T.tx_block_hash!, hash);
+    w.raw(K.from).text(r, T.from_address!);
+    w.raw(K.contractAddress).text(r, T.contract!);
+    w.raw(K.to).text(r, T.to_address!);
+    if (type === "CFC-20") w.raw(K.value).text(r, T.value!);
+    else w.raw(K.tokenID).text(r, T.token_id!);
+    if (type === "ERC-1155") w.raw(K.tokenValue).text(r, T.value!);
+    const contract = r.text(T.contract!);
+    let f = fields.get(contract);
+    if (!f) {
+      f = tokenFields(type, names.get(contract));
+      fields.set(contract, f);
+    }
+    w.raw(f);
+    w.raw(K.transactionIndex).text(r, T.tx_tx_index!);
+    w.raw(K.gas).text(r, T.tx_gas!);
+    w.raw(K.gasPrice).text(r, T.tx_gas_price!);
+    w.raw(K.gasUsed).text(r, T.tx_gas_used!);
+    w.raw(K.cumulativeGasUsed).text(r, T.tx_cumulative_gas_used!);
+    w.raw(K.input).raw(INPUT);
+    w.raw(K.methodId);
+    methodIdAt(w, r, T.tx_input!);
+    w.raw(K.functionName).raw(FUNCTION_NAME);
+    w.raw(K.confirmations).ascii(confirmations(numberAt(r, T.block_number!), head));
+    w.char(0x7d);
+  };
+};
 
 /** Transfers under one index key in the page's blocks. */
 const byKey =
