@@ -11,17 +11,32 @@ import {
   TRUE,
 } from "../../records/packed-row.ts";
 
+/**
+ * Values by name, in objects of this class rather than object literals: V8 shares the hidden
+ * classes of literals given the same names in the same order, so the places below (numbers) made
+ * the fields of every row decoded for a REST list (strings) generic, a fifth more of the thread a
+ * /token-transfers page.
+ */
+class ByName<T> {
+  [name: string]: T;
+}
+const byName = <T>(entries: readonly (readonly [string, T])[]) => {
+  const o = new ByName<T>();
+  for (const [k, v] of entries) o[k] = v;
+  return o;
+};
+
 /** Where each of a family's values lies in its packed rows, by name. */
 export const placesOf = <F extends Family>(family: F) =>
-  Object.fromEntries(namesOf(FAMILIES[family]).map((n, i) => [n, i])) as Record<string, number>;
+  byName(namesOf(FAMILIES[family]).map((n, i) => [n, i] as const));
 
 /** A record's keys as written before each value: `{"a":`, then `,"b":` … */
 export const keysOf = <K extends string>(names: readonly K[]) =>
-  Object.fromEntries(
-    names.map((n, i) => [
-      n,
-      new TextEncoder().encode(`${i === 0 ? "{" : ","}${JSON.stringify(n)}:`),
-    ]),
+  byName(
+    names.map(
+      (n, i) =>
+        [n, new TextEncoder().encode(`${i === 0 ? "{" : ","}${JSON.stringify(n)}:`)] as const,
+    ),
   ) as Record<K, Uint8Array>;
 
 /** Writes one record of a packed row; `blockHash`: its EVM block's hash where the row holds `true`. */
