@@ -5,6 +5,8 @@ import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { verifiedInterfaces } from "../../records/decode.ts";
+import type { Row } from "../../records/list-families.ts";
+import { withTxFields } from "../../records/list-fill.ts";
 import { NUM } from "../../records/packed-row.ts";
 import {
   blockHashAt,
@@ -66,6 +68,25 @@ export const evmTxsByHash = (db: DbShape, at: readonly { height: number; hash: s
       { hs: [...new Set(at.map((a) => a.height))], xs: [...new Set(at.map((a) => a.hash))] },
     );
     return new Map(rows.map((r) => [r.hash, r]));
+  });
+
+/**
+ * A page of transfers or logs read from the store by `sql`, with the fields of their EVM
+ * transactions that the records kept beside the store hold too (list-fill.ts's withTxFields).
+ */
+export const storeRows = (
+  db: DbShape,
+  family: "transfers" | "logs",
+  sql: string,
+  params: Record<string, unknown>,
+) =>
+  Effect.gen(function* () {
+    const rows = yield* db.query<Row>(sql, params);
+    const txs = yield* evmTxsByHash(
+      db,
+      rows.map((r) => ({ height: Number(r.block_number), hash: String(r.tx_hash) })),
+    );
+    return withTxFields(family, rows, (r) => txs.get(String(r.tx_hash)));
   });
 
 /**

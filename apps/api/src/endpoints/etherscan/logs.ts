@@ -1,15 +1,12 @@
 import { Effect } from "effect";
-import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { keptPage } from "../../records/kept-lists.ts";
-import type { Row } from "../../records/list-families.ts";
-import { withTxFields } from "../../records/list-fill.ts";
 import { PackedRow } from "../../records/packed-row.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, type Form, readArgs, text } from "./args.ts";
 import { NotOk, none } from "./envelope.ts";
-import { evmTxsByHash } from "./evm-txs.ts";
+import { storeRows } from "./evm-txs.ts";
 import {
   blockHashAt,
   hexNumberAt,
@@ -131,24 +128,14 @@ const getLogs = ({ form, db, prefix }: ActionRequest) =>
     // One key: the page from the records kept, if they hold it.
     const logs =
       (cut ? yield* keptPage("logs", key!, keptListPage(p)) : undefined) ??
-      (yield* storeLogs(
+      (yield* storeRows(
         db,
+        "logs",
         cut ? CUT_SQL(w.sql, p.desc) : SQL(w.sql, p.desc, p.take, p.skip),
         w.params,
       ));
     if (sizeOf(logs) === 0) return none("No records found");
     return okRecords("logs", logs, logRecord);
-  });
-
-/** A page's logs read from the store, with their EVM transactions' gas price and gas used. */
-const storeLogs = (db: DbShape, sql: string, params: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const rows = yield* db.query<Row>(sql, params);
-    const txs = yield* evmTxsByHash(
-      db,
-      rows.map((r) => ({ height: Number(r.block_number), hash: String(r.tx_hash) })),
-    );
-    return withTxFields("logs", rows, (r) => txs.get(String(r.tx_hash)));
   });
 
 const L = placesOf("logs");

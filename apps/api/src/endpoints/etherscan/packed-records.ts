@@ -2,14 +2,7 @@ import { JsonBytes } from "../../http/json-bytes.ts";
 import { JsonText } from "../../http/json-text.ts";
 import { type KeptPage, packRow } from "../../records/list-cut.ts";
 import { FAMILIES, type Family, namesOf, type Row } from "../../records/list-families.ts";
-import {
-  BIN,
-  NUM,
-  PackedRow as Packed,
-  type PackedRow,
-  STR,
-  TRUE,
-} from "../../records/packed-row.ts";
+import { BIN, NUM, PackedRow, STR, TRUE } from "../../records/packed-row.ts";
 
 /**
  * Values by name, in objects of this class rather than object literals: V8 shares the hidden
@@ -43,7 +36,7 @@ export const keysOf = <K extends string>(names: readonly K[]) =>
 export type WriteRecord = (w: JsonBytes, row: PackedRow, blockHash: Buffer | undefined) => void;
 
 const writer = new JsonBytes();
-const rowsOf = new Map<Family, Packed>();
+const rowsOf = new Map<Family, PackedRow>();
 
 const OK = new TextEncoder().encode('{"status":"1","message":"OK","result":[');
 const END = new TextEncoder().encode("]}");
@@ -61,7 +54,7 @@ export const okRecords = (
   const f = FAMILIES[family];
   let row = rowsOf.get(family);
   if (!row) {
-    row = new Packed(namesOf(f).length);
+    row = new PackedRow(namesOf(f).length);
     rowsOf.set(family, row);
   }
   const w = writer.reset().raw(OK);
@@ -84,7 +77,7 @@ export const sizeOf = (rows: KeptPage | readonly Row[]) =>
 export const textsOf = (family: Family, rows: KeptPage | readonly Row[], name: string) => {
   if (!("each" in rows)) return rows.map((r) => String(r[name] ?? ""));
   const i = placesOf(family)[name]!;
-  const row = new Packed(namesOf(FAMILIES[family]).length);
+  const row = new PackedRow(namesOf(FAMILIES[family]).length);
   const out: string[] = [];
   rows.each((b) => out.push(row.read(b).text(i)));
   return out;

@@ -1,14 +1,11 @@
 import { Effect } from "effect";
-import type { DbShape } from "../../db.ts";
 import { inLookup } from "../../http/lookup-page.ts";
 import { Where } from "../../http/where.ts";
 import { keptPage, namesNow, type TokenNames } from "../../records/kept-lists.ts";
-import type { Row } from "../../records/list-families.ts";
-import { withTxFields } from "../../records/list-fill.ts";
 import type { ActionRequest, Actions } from "./action.ts";
 import { address, readArgs, text } from "./args.ts";
 import { NotOk, none } from "./envelope.ts";
-import { confirmations, evmTxsByHash } from "./evm-txs.ts";
+import { confirmations, storeRows } from "./evm-txs.ts";
 import {
   blockHashAt,
   keysOf,
@@ -85,23 +82,12 @@ const transfers = (type: TokenType) => (req: ActionRequest) =>
     const key = holder !== undefined ? `${type}:a:${holder}` : `${type}:c:${token}`;
     const rows =
       (both ? undefined : yield* keptPage("transfers", key, keptListPage(p))) ??
-      (yield* storeTransfers(db, sql, w.params));
+      (yield* storeRows(db, "transfers", sql, w.params));
     if (sizeOf(rows) === 0) return none();
     const names = yield* namesNow(
       token !== undefined ? [token] : textsOf("transfers", rows, "contract"),
     );
     return okRecords("transfers", rows, transferRecord(type, names, st.height));
-  });
-
-/** A page's transfers read from the store, with the fields of their EVM transactions. */
-const storeTransfers = (db: DbShape, sql: string, params: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const rows = yield* db.query<Row>(sql, params);
-    const txs = yield* evmTxsByHash(
-      db,
-      rows.map((r) => ({ height: Number(r.block_number), hash: String(r.tx_hash) })),
-    );
-    return withTxFields("transfers", rows, (r) => txs.get(String(r.tx_hash)));
   });
 
 const T = placesOf("transfers");
