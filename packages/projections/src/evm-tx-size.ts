@@ -72,7 +72,7 @@ const hashes = (v: unknown): number =>
 export const evmTxSize = (tx: JsonObject): number => {
   const type = Number(tx.type ?? "0x0");
   const to = tx.to ? bytes(tx.to) : 1;
-  const signature = (parity: unknown) => quantity(parity) + quantity(tx.r) + quantity(tx.s);
+  const rs = quantity(tx.r) + quantity(tx.s);
   if (type === 0)
     return list(
       quantity(tx.nonce) +
@@ -81,7 +81,8 @@ export const evmTxSize = (tx: JsonObject): number => {
         to +
         quantity(tx.value) +
         bytes(tx.input) +
-        signature(tx.v),
+        quantity(tx.v) +
+        rs,
     );
   const fees =
     type === 1
@@ -98,6 +99,7 @@ export const evmTxSize = (tx: JsonObject): number => {
     accessList(tx.accessList) +
     (type === 3 ? quantity(tx.maxFeePerBlobGas) + hashes(tx.blobVersionedHashes) : 0) +
     (type === 4 ? authorizationList(tx.authorizationList) : 0) +
-    signature(tx.yParity ?? tx.v);
+    quantity(tx.yParity ?? tx.v) +
+    rs;
   return 1 + list(payload);
 };

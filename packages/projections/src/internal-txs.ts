@@ -74,16 +74,15 @@ const framesAt = (p: Packed, at: Pos, path: number[], out: Frame[]): void => {
   let q = p.first(at);
   for (let n = p.count(at); n > 0; n--) {
     const v = p.end(q);
-    const s = () => p.string(v) ?? "";
-    if (p.is(q, K.type)) f.type = s().toLowerCase();
-    else if (p.is(q, K.from)) f.from_address = s().toLowerCase();
-    else if (p.is(q, K.to)) f.to_address = s().toLowerCase();
+    if (p.is(q, K.type)) f.type = (p.string(v) ?? "").toLowerCase();
+    else if (p.is(q, K.from)) f.from_address = (p.string(v) ?? "").toLowerCase();
+    else if (p.is(q, K.to)) f.to_address = (p.string(v) ?? "").toLowerCase();
     else if (p.is(q, K.value)) f.value = dec(p.string(v));
     else if (p.is(q, K.gas)) f.gas = dec(p.string(v));
     else if (p.is(q, K.gasUsed)) f.gas_used = dec(p.string(v));
     else if (p.is(q, K.input)) f.input_size = bytesAt(p, v);
     else if (p.is(q, K.output)) f.output_size = bytesAt(p, v);
-    else if (p.is(q, K.error)) f.error = s();
+    else if (p.is(q, K.error)) f.error = p.string(v) ?? "";
     else if (p.is(q, K.calls)) calls = p.itemsAndEnd(v)[0];
     q = p.end(v);
   }

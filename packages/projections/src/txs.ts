@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { JsonOut, type LightBlock, type Packed } from "@explorer/raw-block";
 import { receiptParties } from "./account-scan.ts";
 import { activeIn, signersOf } from "./account-stats.ts";
@@ -31,9 +31,12 @@ export interface TxRow {
   record: Uint8Array;
 }
 
-/** CometBFT tx hash: sha256 of the tx bytes, uppercase hex. */
+/**
+ * CometBFT tx hash: sha256 of the tx bytes, uppercase hex. `hash`, not a Hash object: 1.5 against
+ * 1.9 µs for a 900-byte tx.
+ */
 export const txHashOf = (base64: string): string =>
-  createHash("sha256").update(Buffer.from(base64, "base64")).digest("hex").toUpperCase();
+  hash("sha256", Buffer.from(base64, "base64"), "hex").toUpperCase();
 
 const hashesOf = new WeakMap<LightBlock, string[]>();
 /** The CometBFT hashes of a block's txs, in order (computed once per RawBlock). */
