@@ -22,7 +22,7 @@ describe("answers that are JSON text already", () => {
       { kind: "transaction", record: value },
     );
     same({ docs: [], hasNext: false }, { docs: [], hasNext: false });
-    // JSON as its UTF-8 bytes (json-bytes.ts), as an Etherscan answer's result
+    // JSON as its UTF-8 bytes (records/row-json.ts), as an Etherscan answer's result
     const bytes = new JsonText(Buffer.from(JSON.stringify([value, "ünï ✓"])));
     same(
       { status: "1", message: "OK", result: bytes },

@@ -4,7 +4,7 @@
  * that work was ~0.03 ms of the main thread's ~0.17 ms per lookup (2 cores).
  */
 export class JsonText {
-  /** The JSON as text, or as its UTF-8 bytes (json-bytes.ts writes those). */
+  /** The JSON as text, or as its UTF-8 bytes (records/row-json.ts writes those). */
   constructor(readonly text: string | Uint8Array) {}
 
   /** The JSON as text. */

@@ -1,7 +1,7 @@
 /**
  * A row as list-cut.ts's packRow keeps it (a MessagePack array of strings, byte strings, numbers,
  * `true` and nil, byte strings' arrays), read in place: where each value lies in the row's bytes,
- * nothing decoded. An answer is then written from those bytes (http/json-bytes.ts) without a
+ * nothing decoded. An answer is then written from those bytes (row-json.ts) without a
  * string or an object per value.
  */
 

@@ -156,16 +156,16 @@ const topic = new PackedRow(1);
 
 /** getLogs' records: Etherscan's fields, numbers in hex (as Etherscan gives them here). */
 export const logRecord: WriteRecord = (w, r, hash) => {
-  w.raw(K.address).text(r, L.contract!);
-  w.raw(K.topics).char(0x5b);
+  w.raw(K.address).field(r, L.contract!);
+  w.raw(K.topics).byte(0x5b);
   let sep = false;
   r.items(L.topics!, topic, (t) => {
-    if (sep) w.char(0x2c);
+    if (sep) w.byte(0x2c);
     sep = true;
-    w.text(t, 0);
+    w.field(t, 0);
   });
-  w.char(0x5d);
-  w.raw(K.data).text(r, L.data!);
+  w.byte(0x5d);
+  w.raw(K.data).field(r, L.data!);
   w.raw(K.blockNumber);
   hexNumberAt(w, r, L.block_number!);
   w.raw(K.blockHash);
@@ -178,10 +178,10 @@ export const logRecord: WriteRecord = (w, r, hash) => {
   hexNumberAt(w, r, L.tx_gas_used!);
   w.raw(K.logIndex);
   hexNumberAt(w, r, L.log_index!);
-  w.raw(K.transactionHash).text(r, L.tx_hash!);
+  w.raw(K.transactionHash).field(r, L.tx_hash!);
   w.raw(K.transactionIndex);
   hexNumberAt(w, r, L.tx_index!);
-  w.char(0x7d);
+  w.byte(0x7d);
 };
 
 export const LOGS: Actions = { getLogs, getlogs: getLogs };

@@ -1,8 +1,8 @@
-import { JsonBytes } from "../../http/json-bytes.ts";
 import { JsonText } from "../../http/json-text.ts";
 import { type KeptPage, packRow } from "../../records/list-cut.ts";
 import { FAMILIES, type Family, namesOf, type Row } from "../../records/list-families.ts";
 import { BIN, NUM, PackedRow, STR, TRUE } from "../../records/packed-row.ts";
+import { RowJson } from "../../records/row-json.ts";
 
 /**
  * Values by name, in objects of this class rather than object literals: V8 shares the hidden
@@ -33,9 +33,9 @@ export const keysOf = <K extends string>(names: readonly K[]) =>
   ) as Record<K, Uint8Array>;
 
 /** Writes one record of a packed row; `blockHash`: its EVM block's hash where the row holds `true`. */
-export type WriteRecord = (w: JsonBytes, row: PackedRow, blockHash: Buffer | undefined) => void;
+export type WriteRecord = (w: RowJson, row: PackedRow, blockHash: Buffer | undefined) => void;
 
-const writer = new JsonBytes();
+const writer = new RowJson();
 const rowsOf = new Map<Family, PackedRow>();
 
 const OK = new TextEncoder().encode('{"status":"1","message":"OK","result":[');
@@ -57,16 +57,16 @@ export const okRecords = (
     row = new PackedRow(namesOf(f).length);
     rowsOf.set(family, row);
   }
-  const w = writer.reset().raw(OK);
+  const w = writer.clear().raw(OK);
   let first = true;
   const one = (b: Buffer, hash: Buffer | undefined) => {
-    if (!first) w.char(0x2c); // ,
+    if (!first) w.byte(0x2c); // ,
     first = false;
     write(w, row.read(b), hash);
   };
   if ("each" in rows) rows.each(one);
   else for (const r of rows) one(packRow(f, r, true), undefined);
-  return new JsonText(w.raw(END).take());
+  return new JsonText(w.raw(END).copy());
 };
 
 /** How many records a page holds. */
@@ -88,21 +88,21 @@ export const numberAt = (row: PackedRow, i: number): number =>
   row.kind[i] === NUM ? row.num[i]! : row.kind[i] === STR ? Number(row.text(i)) : 0;
 
 /** A block's hash: the row's own, or the block's where the row holds `true`. */
-export const blockHashAt = (w: JsonBytes, row: PackedRow, i: number, hash: Buffer | undefined) =>
-  row.kind[i] === TRUE ? w.hex(hash ?? EMPTY, 0, hash?.length ?? 0) : w.text(row, i);
+export const blockHashAt = (w: RowJson, row: PackedRow, i: number, hash: Buffer | undefined) =>
+  row.kind[i] === TRUE ? w.hex(hash ?? EMPTY, 0, hash?.length ?? 0) : w.field(row, i);
 const EMPTY = Buffer.alloc(0);
 
 /** Etherscan's methodId of call data at `i` (or its first 4 bytes): "0x" when it has none. */
-export const methodIdAt = (w: JsonBytes, row: PackedRow, i: number) => {
+export const methodIdAt = (w: RowJson, row: PackedRow, i: number) => {
   const [k, start, end] = [row.kind[i], row.start[i]!, row.end[i]!];
-  if (k === BIN) return end - start >= 4 ? w.hex(row.bytes, start, start + 4) : w.ascii("0x");
+  if (k === BIN) return end - start >= 4 ? w.hex(row.bytes, start, start + 4) : w.quoted("0x");
   const text = row.text(i);
   return w.value(text.length >= 10 ? text.slice(0, 10) : "0x");
 };
 
 /** Value `i`, a number, as Etherscan's hex (`0x1a`); none as 0x0. */
-export const hexNumberAt = (w: JsonBytes, row: PackedRow, i: number) => {
+export const hexNumberAt = (w: RowJson, row: PackedRow, i: number) => {
   const k = row.kind[i];
-  if (k === NUM) return w.ascii(`0x${row.num[i]!.toString(16)}`);
-  return w.ascii(`0x${k === STR ? BigInt(row.text(i)).toString(16) : "0"}`);
+  if (k === NUM) return w.quoted(`0x${row.num[i]!.toString(16)}`);
+  return w.quoted(`0x${k === STR ? BigInt(row.text(i)).toString(16) : "0"}`);
 };

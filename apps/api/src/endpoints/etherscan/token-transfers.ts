@@ -146,18 +146,18 @@ export const transferRecord = (
 ): WriteRecord => {
   const fields = new Map<string, Uint8Array>();
   return (w, r, hash) => {
-    w.raw(K.blockNumber).text(r, T.block_number!);
-    w.raw(K.timeStamp).text(r, T.ts!);
-    w.raw(K.hash).text(r, T.tx_hash!);
-    w.raw(K.nonce).text(r, T.tx_nonce!);
+    w.raw(K.blockNumber).field(r, T.block_number!);
+    w.raw(K.timeStamp).field(r, T.ts!);
+    w.raw(K.hash).field(r, T.tx_hash!);
+    w.raw(K.nonce).field(r, T.tx_nonce!);
     w.raw(K.blockHash);
     blockHashAt(w, r, T.tx_block_hash!, hash);
-    w.raw(K.from).text(r, T.from_address!);
-    w.raw(K.contractAddress).text(r, T.contract!);
-    w.raw(K.to).text(r, T.to_address!);
-    if (type === "CFC-20") w.raw(K.value).text(r, T.value!);
-    else w.raw(K.tokenID).text(r, T.token_id!);
-    if (type === "ERC-1155") w.raw(K.tokenValue).text(r, T.value!);
+    w.raw(K.from).field(r, T.from_address!);
+    w.raw(K.contractAddress).field(r, T.contract!);
+    w.raw(K.to).field(r, T.to_address!);
+    if (type === "CFC-20") w.raw(K.value).field(r, T.value!);
+    else w.raw(K.tokenID).field(r, T.token_id!);
+    if (type === "ERC-1155") w.raw(K.tokenValue).field(r, T.value!);
     const contract = r.text(T.contract!);
     let f = fields.get(contract);
     if (!f) {
@@ -165,17 +165,17 @@ export const transferRecord = (
       fields.set(contract, f);
     }
     w.raw(f);
-    w.raw(K.transactionIndex).text(r, T.tx_tx_index!);
-    w.raw(K.gas).text(r, T.tx_gas!);
-    w.raw(K.gasPrice).text(r, T.tx_gas_price!);
-    w.raw(K.gasUsed).text(r, T.tx_gas_used!);
-    w.raw(K.cumulativeGasUsed).text(r, T.tx_cumulative_gas_used!);
+    w.raw(K.transactionIndex).field(r, T.tx_tx_index!);
+    w.raw(K.gas).field(r, T.tx_gas!);
+    w.raw(K.gasPrice).field(r, T.tx_gas_price!);
+    w.raw(K.gasUsed).field(r, T.tx_gas_used!);
+    w.raw(K.cumulativeGasUsed).field(r, T.tx_cumulative_gas_used!);
     w.raw(K.input).raw(INPUT);
     w.raw(K.methodId);
     methodIdAt(w, r, T.tx_input!);
     w.raw(K.functionName).raw(FUNCTION_NAME);
-    w.raw(K.confirmations).ascii(confirmations(numberAt(r, T.block_number!), head));
-    w.char(0x7d);
+    w.raw(K.confirmations).quoted(confirmations(numberAt(r, T.block_number!), head));
+    w.byte(0x7d);
   };
 };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { packRow, unpackRow } from "../records/list-cut.ts";
-import { FAMILIES, namesOf, type Row } from "../records/list-families.ts";
-import { PackedRow } from "../records/packed-row.ts";
-import { JsonBytes } from "./json-bytes.ts";
+import { packRow, unpackRow } from "./list-cut.ts";
+import { FAMILIES, namesOf, type Row } from "./list-families.ts";
+import { PackedRow } from "./packed-row.ts";
+import { RowJson } from "./row-json.ts";
 
 /** A row of the logs family with `v` in every column but the topics (an array of `topics`). */
 const rowOf = (v: unknown, topics: unknown[] = []): Row =>
@@ -58,7 +58,7 @@ describe("a packed row read in place and written as JSON bytes", () => {
   const topicsAt = names.indexOf("topics");
 
   it("writes each value as JSON.stringify writes the value the row gives back", () => {
-    const w = new JsonBytes();
+    const w = new RowJson();
     const row = new PackedRow(names.length);
     for (const v of VALUES) {
       const packed = packRow(f, rowOf(v, [hex(32), v]), true);
@@ -67,15 +67,24 @@ describe("a packed row read in place and written as JSON bytes", () => {
       for (let i = 0; i < names.length; i++) {
         if (i === topicsAt) continue;
         const text = back[names[i]!] === null ? "" : String(back[names[i]!]);
-        expect(w.text(row, i).take().toString()).toBe(JSON.stringify(text));
+        expect(w.field(row, i).copy().toString()).toBe(JSON.stringify(text));
         expect(row.text(i)).toBe(text);
       }
       const items: string[] = [];
-      row.items(topicsAt, new PackedRow(1), (t) => items.push(w.text(t, 0).take().toString()));
+      row.items(topicsAt, new PackedRow(1), (t) => items.push(w.field(t, 0).copy().toString()));
       expect(items.map((s) => JSON.parse(s))).toEqual(
         (back.topics as unknown[]).map((t) => (t === null ? "" : String(t))),
       );
     }
+  });
+
+  it("writes a string's bytes that are not UTF-8 as Buffer#toString reads them (U+FFFD)", () => {
+    const packed = Buffer.from(packRow(f, rowOf("abc"), true));
+    packed[packed.indexOf("abc") + 1] = 0xff;
+    const row = new PackedRow(names.length).read(packed);
+    expect(row.text(0)).toBe("a\ufffdc");
+    // the bytes themselves: a lone 0xff copied as it is would read back the same, yet not be UTF-8
+    expect(new RowJson().field(row, 0).copy()).toEqual(Buffer.from(JSON.stringify("a\ufffdc")));
   });
 
   it("reads a value msgpackr writes for undefined as nil, and refuses what is not a row", () => {
@@ -87,15 +96,15 @@ describe("a packed row read in place and written as JSON bytes", () => {
   });
 
   it("writes hex at any alignment and grows past its first buffer", () => {
-    const w = new JsonBytes();
+    const w = new RowJson();
     const bytes = Buffer.from(hex(40_000).slice(2), "hex");
     for (const lead of ["", "a", "ab"]) {
-      w.reset();
+      w.clear();
       if (lead) w.raw(Buffer.from(lead));
       w.hex(bytes, 3, bytes.length);
-      expect(w.take().toString()).toBe(`${lead}"0x${bytes.subarray(3).toString("hex")}"`);
+      expect(w.copy().toString()).toBe(`${lead}"0x${bytes.subarray(3).toString("hex")}"`);
     }
-    for (let i = 0; i < 5; i++) w.ascii("0123456789".repeat(3000));
-    expect(w.take().length).toBe(5 * 30_002);
+    for (let i = 0; i < 5; i++) w.quoted("0123456789".repeat(3000));
+    expect(w.copy().length).toBe(5 * 30_002);
   });
 });
