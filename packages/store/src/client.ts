@@ -80,6 +80,13 @@ const quote = (s: string) => `'${s.replace(/[\\']/g, "\\$&")}'`;
 const INSERT_SETTINGS = " SETTINGS optimize_on_insert = 0";
 
 /**
+ * The spool file read through a memory map rather than copied out by pread: one copy of a batch's
+ * rows fewer. The projector on the project bench's 200k-tx log, six alternated pairs: 13,842
+ * against 13,636 txs/s (medians), 5 of the 6 pairs faster.
+ */
+const SPOOL_SETTINGS = `${INSERT_SETTINGS}, storage_file_read_method = 'mmap'`;
+
+/**
  * Inserts rows encoded as RowBinary (see row-binary.ts) for `columns` into `table` (`db.table`),
  * given as one buffer or as chunks in order (not joined: they go out one after the other).
  * With a server they are the request body. With chDB they go through a spool file that the engine
@@ -106,7 +113,7 @@ export const insertRowBinary = async (
     const structure = columns.map((c) => `${c.name} ${c.typeName}`).join(", ");
     await spool.through(chunks, (file) =>
       ch.command({
-        query: `${into} SELECT * FROM file(${quote(file)}, 'RowBinary', ${quote(structure)})${INSERT_SETTINGS}`,
+        query: `${into} SELECT * FROM file(${quote(file)}, 'RowBinary', ${quote(structure)})${SPOOL_SETTINGS}`,
       }),
     );
     return;
