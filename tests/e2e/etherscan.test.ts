@@ -306,6 +306,44 @@ describe("Etherscan-style API", () => {
     }
   });
 
+  it("getblockcountdown: blocks left from the projected head, seconds at the node's mean block time", async () => {
+    const ask = (n: number) =>
+      es({ module: "block", action: "getblockcountdown", blockno: String(n) });
+    const first = await ask(TO + 1_000_000);
+    expect(first.status).toBe("1");
+    const head = Number(first.result.CurrentBlock);
+    expect(head).toBeGreaterThanOrEqual(TO);
+    // The mean gap between the node's last blocks up to the head (at most 1,000), from CometBFT's
+    // block times at the millisecond (as the store keeps them).
+    const heights = Array.from({ length: Math.min(head, 1000) }, (_, i) => head - i);
+    const ms = await Promise.all(
+      heights.map(async (h) =>
+        Math.floor(Date.parse((await comet(`/block?height=${h}`)).block.header.time)),
+      ),
+    );
+    const secs = (Math.max(...ms) - Math.min(...ms)) / Math.max(1, ms.length - 1) / 1000;
+    expect(secs).toBeGreaterThan(0);
+    // Another block number at the same head: the same mean, read once for the height.
+    for (const target of [head + 1, head + 250, TO + 1_000_000]) {
+      const r = await ask(target);
+      expect(r).toEqual({
+        status: "1",
+        message: "OK",
+        result: {
+          CurrentBlock: String(head),
+          CountdownBlock: String(target),
+          RemainingBlock: String(target - head),
+          EstimateTimeInSec: (secs * (target - head)).toFixed(1),
+        },
+      });
+    }
+    expect(await ask(head)).toEqual({
+      status: "0",
+      message: "NOTOK",
+      result: "Error! Block number already pass",
+    });
+  });
+
   it("Etherscan's errors: module, action, address, window, chainid, key; a later action says so", async () => {
     const a = [...touched][0]!;
     expect((await es({ module: "nope", action: "balance" })).result).toBe(
