@@ -10,6 +10,7 @@ import { perHeightReader } from "./per-height.ts";
 import { pointAnswers } from "./point-answers.ts";
 import { proposersReader } from "./proposers.ts";
 import type { ReadModelShape } from "./read-model.ts";
+import { verifiedInterfacesReader } from "./verified-interfaces.ts";
 
 /**
  * The read model over a store: its answer cache, its tx positions, and, with `recordCacheDir`, the
@@ -26,6 +27,7 @@ export const makeReadModel = (db: DbShape, recordCacheDir?: string): ReadModelSh
     proposers: proposers.read,
     proposersNow: proposers.current,
     perHeight: perHeightReader(db),
+    verifiedInterfaces: verifiedInterfacesReader(db),
     txRecord: (key) =>
       Effect.flatMap(db.state, (st) => {
         const kept = records?.txGzipped(st.db, key, st.height);

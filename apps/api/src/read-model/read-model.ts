@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect";
+import type { Interface } from "ethers";
 import type { StoreState } from "../db.ts";
 import type { NotFound, StoreFailure } from "../http/errors.ts";
 import type { StoredBlock } from "../records/block.ts";
@@ -49,6 +50,10 @@ export interface ReadModelShape {
     name: string,
     read: Effect.Effect<A, StoreFailure>,
   ) => Effect.Effect<A, StoreFailure>;
+  /** The verified contracts' interfaces among `addresses`, parsed once per verified state (verified-interfaces.ts). */
+  readonly verifiedInterfaces: (
+    addresses: Iterable<string>,
+  ) => Effect.Effect<Map<string, Interface>, StoreFailure>;
   /** Heights that hold the transactions at positions low..high in `st`'s set, if known. */
   readonly txPositions: (
     st: StoreState,

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
-import { type Fragment, Interface, type LogDescription, type Result } from "ethers";
-import { Db, type DbShape } from "../db.ts";
+import type { Interface, LogDescription, Result } from "ethers";
 import { JsonText } from "../http/json-text.ts";
+import { ReadModel } from "../read-model/read-model.ts";
 
 /** A decoded call or event: its name, signature and named arguments (as strings). */
 export interface Decoded {
@@ -16,50 +16,9 @@ const plain = (v: unknown): unknown =>
 const params = (inputs: readonly { name: string; type: string }[], args: Result) =>
   inputs.map((p, i) => ({ name: p.name, type: p.type, value: plain(args[i]) }));
 
-/** Interfaces already made, by store and verified state (StoreState.verified): see below. */
-const kept = new WeakMap<DbShape, { at: string; abis: Map<string, Interface | null> }>();
-/** Contracts kept at most per store before starting afresh. */
-const MAX_KEPT = 10_000;
-
-/**
- * The interfaces of the verified contracts among `addresses` (lowercase 0x). Each contract is
- * looked up and its ABI parsed once while the store's verified contracts stay as they are (a
- * verification changes StoreState.verified, and the interfaces are read again): a list page of a
- * verified contract's logs queried the store and built its interface on every page.
- */
+/** The interfaces of the verified contracts among `addresses` (read-model/verified-interfaces.ts). */
 export const verifiedInterfaces = (addresses: Iterable<string>) =>
-  Effect.gen(function* () {
-    const list = [...new Set([...addresses].map((a) => a.toLowerCase()))];
-    const db = yield* Db;
-    const st = yield* db.state;
-    // Nothing verified yet (the usual case): no query.
-    if (list.length === 0 || st.verified === 0) return new Map<string, Interface>();
-    const at = `${st.db}:${st.verified}`;
-    let k = kept.get(db);
-    if (k?.at !== at || k.abis.size > MAX_KEPT) {
-      k = { at, abis: new Map() };
-      kept.set(db, k);
-    }
-    const { abis } = k;
-    const missing = list.filter((a) => !abis.has(a));
-    if (missing.length > 0) {
-      const rows = yield* db.query<{ address: string; abi: string }>(
-        "SELECT address, abi FROM {db}.verified_contracts FINAL WHERE address IN {a:Array(String)}",
-        { a: missing },
-      );
-      const found = new Map(rows.map((r) => [r.address, r.abi]));
-      for (const a of missing) {
-        const abi = found.get(a);
-        abis.set(a, abi === undefined ? null : new Interface(JSON.parse(abi) as Fragment[]));
-      }
-    }
-    const out = new Map<string, Interface>();
-    for (const a of list) {
-      const i = abis.get(a);
-      if (i) out.set(a, i);
-    }
-    return out;
-  });
+  Effect.flatMap(ReadModel, (reads) => reads.verifiedInterfaces(addresses));
 
 export const decodeCall = (
   iface: Interface | undefined,
