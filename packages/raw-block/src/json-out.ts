@@ -165,10 +165,7 @@ export class JsonOut {
 
   /** What another writer holds, copied. */
   append(other: JsonOut): this {
-    this.room(other.n);
-    other.buf.copy(this.buf, this.n, 0, other.n);
-    this.n += other.n;
-    return this;
+    return this.raw(other.buf.subarray(0, other.n));
   }
 
   /** Empties the writer to use it again (its bytes are overwritten). */

@@ -27,14 +27,13 @@ const getblocknobytime = ({ form, db }: ActionRequest) =>
  * The mean seconds between the last 1,000 blocks (for countdowns), read once per projected height:
  * every countdown asks another block number, and each read was a query (~7 ms of the thread).
  */
-const blockTime = (r: ActionRequest, head: number) =>
+const blockTime = (r: ActionRequest) =>
   Effect.flatMap(ReadModel, (reads) =>
     reads.perHeight(
       "block-time",
       Effect.map(
         r.db.query<{ s: number }>(
-          "SELECT (toUnixTimestamp64Milli(max(time)) - toUnixTimestamp64Milli(min(time))) / greatest(1, count() - 1) / 1000 AS s FROM {db}.blocks WHERE height > {lo:UInt64} AND height <= {projected}",
-          { lo: Math.max(0, head - 1000) },
+          "SELECT (toUnixTimestamp64Milli(max(time)) - toUnixTimestamp64Milli(min(time))) / greatest(1, count() - 1) / 1000 AS s FROM {db}.blocks WHERE height + 1000 > {projected} AND height <= {projected}",
         ),
         (rows) => Number(rows[0]?.s ?? 0),
       ),
@@ -48,7 +47,7 @@ const getblockcountdown = (r: ActionRequest) =>
     const target = yield* uint(f.blockno, "blockno");
     const head = (yield* r.db.state).height;
     if (target <= head) return yield* new NotOk({ message: "Error! Block number already pass" });
-    const secs = yield* blockTime(r, head);
+    const secs = yield* blockTime(r);
     return ok({
       CurrentBlock: String(head),
       CountdownBlock: String(target),
