@@ -83,6 +83,29 @@ describe("projector", () => {
     expect(heights[0]).toBeLessThan((await log.lastHeight())!);
   }, 120_000);
 
+  it("writes no progress when an insert fails, only once the batch's other inserts have ended, and a rerun loses nothing", async () => {
+    await migrate(ch, "pf");
+    // a view over txs that refuses every row: the txs insert fails while the other tables' go on
+    await ch.command({ query: "CREATE TABLE pf.refused (x UInt8) ENGINE = Null" });
+    await ch.command({
+      query:
+        "CREATE MATERIALIZED VIEW pf.refuse_mv TO pf.refused AS SELECT throwIf(height > 0, 'txs refused') AS x FROM pf.txs",
+    });
+    // the whole log in one batch
+    const run = projectLog(ch, "pf", log, { ...options, batchBlocks: 1_000_000 });
+    await expect(run).rejects.toThrow(/txs refused/);
+    const failed = await checksums(ch, "pf");
+    const clean = await checksums(ch, "p_1");
+    expect(failed.progress!.rows).toBe("0");
+    // every table the txs insert does not feed was written whole before the failure was thrown
+    for (const t of TABLES.filter((t) => t !== "txs" && t !== "tx_lookup"))
+      expect(failed[t], t).toEqual(clean[t]);
+    await ch.command({ query: "DROP VIEW pf.refuse_mv" });
+    const p = await projectLog(ch, "pf", log, { ...options, batchBlocks: 100 });
+    expect(p.height).toBe(await log.lastHeight());
+    expect(await checksums(ch, "pf")).toEqual(clean);
+  }, 120_000);
+
   it("goes on from a given progress, whatever the store's says (a replay from the start, resumed)", async () => {
     await migrate(ch, "pr");
     const last = (await log.lastHeight())!;
