@@ -1,5 +1,5 @@
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
-import { getAddress } from "ethers";
+import { getAddress } from "ethers/address";
 
 /**
  * Address conversions, memoised: the same few accounts recur in every block, and checksumming
