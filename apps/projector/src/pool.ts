@@ -31,7 +31,7 @@ const inProcess = (ctx: EntryContext): ProjectionPool => ({
 });
 
 /** Workers run TypeScript through tsx, as the apps do (the boot file registers it). */
-const script = new URL("./project-worker-boot.mjs", import.meta.url);
+const script = new URL("./project-worker-boot.cjs", import.meta.url);
 
 interface Pending {
   resolve(p: ProjectedEntry): void;
