@@ -6,9 +6,9 @@ import { encodeRows, type Lease, type ProjectedEntry } from "./project-entry.ts"
  * Tables a batch writes, in this order (but `txs`: see BESIDE); `progress` goes last, so that reads
  * bounded by the projected height (blocks, transactions, logs, transfers) never see a partial
  * batch. Tables of latest state (addresses, balances, holders, validators, contracts) are read
- * unbounded: while a batch is written, and after a crash until the batch is written again, they may show state up to
- * the batch's last block, at most a batch (BATCH_BLOCKS, default 2,000) ahead of the projected
- * height; at the head a batch is a block or two.
+ * unbounded: while a batch is written, and after a crash until the batch is written again, they
+ * may show state up to the batch's last block, at most a batch (BATCH_BLOCKS, default 2,000) ahead
+ * of the projected height; at the head a batch is a block or two.
  */
 export const TABLES = [
   "blocks",
