@@ -54,8 +54,15 @@ describe("RowBinary through chDB", () => {
       id: i,
       u8: i === 0 ? 255 : i % 2 === 0,
       u16: 65_535,
-      u64: i === 0 ? "18446744073709551615" : i === 1 ? 2 ** 53 - 1 : 0,
-      u256: i === 0 ? (2n ** 256n - 1n).toString() : String(10n ** 30n + BigInt(i)),
+      u64:
+        i === 0 ? "18446744073709551615" : i === 1 ? 2 ** 53 - 1 : i === 2 ? "999999999999999" : 0,
+      // text of up to 15 digits is read as a number, longer text as a BigInt
+      u256:
+        i === 0
+          ? (2n ** 256n - 1n).toString()
+          : i === 2
+            ? "123456789012345"
+            : String(10n ** 30n + BigInt(i)),
       s,
       tags: i === 0 ? [] : [s.slice(0, 10), "b"],
       n: i === 0 ? null : 7,
@@ -85,7 +92,7 @@ describe("RowBinary through chDB", () => {
       n: 7,
       time: "2024-05-06 07:08:09.456",
     });
-    expect(back[2]).toMatchObject({ u8: 1 });
+    expect(back[2]).toMatchObject({ u8: 1, u64: "999999999999999", u256: "123456789012345" });
     expect(back.map((r) => r.s)).toEqual(strings);
     expect(back.map((r) => r.u256)).toEqual(rows.map((r) => r.u256));
   });
@@ -126,6 +133,8 @@ describe("RowBinary through chDB", () => {
     const bad: [string, unknown][] = [
       ["u8", 256],
       ["u8", -1],
+      ["u8", "256"],
+      ["u16", "65536"],
       ["u16", 1.5],
       ["u64", "18446744073709551616"],
       ["u64", "12abc"],

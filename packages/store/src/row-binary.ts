@@ -129,9 +129,10 @@ class Out {
     this.room(bytes);
     if (typeof v === "number" && bytes <= 4) {
       this.buf.writeUIntLE(v, this.at, bytes);
-    } else if (typeof v === "number" && bytes === 8) {
+    } else if (typeof v === "number") {
       this.buf.writeUInt32LE(v % 0x1_0000_0000, this.at);
       this.buf.writeUInt32LE(Math.floor(v / 0x1_0000_0000), this.at + 4);
+      if (bytes > 8) this.buf.fill(0, this.at + 8, this.at + bytes);
     } else {
       let x = BigInt(v);
       for (let i = 0; i < bytes; i += 8) {
@@ -148,6 +149,7 @@ class Out {
 }
 
 const MAX = { 1: 0xff, 2: 0xffff, 4: 0xffff_ffff } as const;
+const DIGITS = /^\d+$/;
 
 /** A UInt value as a number (when exact) or a bigint; throws for anything that is not one. */
 const uintValue = (v: unknown, bytes: number, column: string): number | bigint => {
@@ -158,7 +160,16 @@ const uintValue = (v: unknown, bytes: number, column: string): number | bigint =
       throw new RangeError(`${column}: ${v} does not fit UInt${bytes * 8}`);
     return v;
   }
-  if ((typeof v === "string" && /^\d+$/.test(v)) || typeof v === "bigint") {
+  // Decimal text of up to 15 digits is below 2^53: a number, exact, without BigInt's allocations
+  // (the projector's UInt64 and most UInt256 values come as text: 0.63 against 0.53 ms of encoding
+  // a block of the project bench's log)
+  if (typeof v === "string" && v.length <= 15 && DIGITS.test(v)) {
+    const n = Number(v);
+    if (bytes <= 4 && n > MAX[bytes as 1 | 2 | 4])
+      throw new RangeError(`${column}: ${v} does not fit UInt${bytes * 8}`);
+    return n;
+  }
+  if ((typeof v === "string" && DIGITS.test(v)) || typeof v === "bigint") {
     const b = BigInt(v);
     if (b >= 0n && b < 1n << BigInt(bytes * 8)) return bytes <= 6 ? Number(b) : b;
   }
